@@ -1,0 +1,73 @@
+// The catalog: an ordered, immutable-after-loading list of accelerators with
+// lookup by id or alias (case-insensitive, ambiguity reported, did-you-mean).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu_advise/gpu.hpp"
+
+namespace gpu_advise {
+
+struct CatalogInfo {
+  int schema_version = 1;
+  std::string version;               // e.g. "2026.11"
+  std::string updated;               // YYYY-MM-DD
+  std::vector<std::string> origins;  // the files merged into it, in order
+};
+
+class Catalog {
+ public:
+  Catalog() = default;
+  Catalog(CatalogInfo info, std::vector<GpuSpec> gpus);
+
+  [[nodiscard]] const CatalogInfo& info() const noexcept { return m_info; }
+  [[nodiscard]] const std::vector<GpuSpec>& gpus() const noexcept { return m_gpus; }
+  [[nodiscard]] std::size_t size() const noexcept { return m_gpus.size(); }
+
+  // Cards of `overlay` replace cards with the same id (as a whole) and new ids
+  // are appended, in the overlay's order.
+  void merge(const Catalog& overlay);
+
+  struct Lookup {
+    const GpuSpec* match = nullptr;           // exactly one card
+    std::vector<const GpuSpec*> candidates;   // an ambiguous alias: all the cards it names
+    std::optional<std::string> suggestion;    // no match: the closest id or alias
+  };
+  // By id first, then by alias; both ignore case, spaces, '-' and '_'.
+  [[nodiscard]] Lookup find(std::string_view query) const;
+
+  // find() or a UsageError that says what matched, or what might have been meant.
+  [[nodiscard]] const GpuSpec& resolve(std::string_view query) const;
+
+ private:
+  CatalogInfo m_info;
+  std::vector<GpuSpec> m_gpus;
+};
+
+// The largest catalog or rules file accepted, in bytes.
+inline constexpr std::uintmax_t max_data_file_bytes = 16 * 1024 * 1024;
+
+// Parses catalog text. `source` names it in diagnostics. Overlays (files given
+// with --catalog) may omit the `catalog:` header block. Throws DataError with
+// every problem found.
+enum class CatalogRole { base, overlay };
+[[nodiscard]] Catalog parse_catalog(std::string_view text, std::string_view source, CatalogRole role);
+
+// Reads and parses a catalog file (DataError if missing, unreadable, a
+// directory, empty or larger than max_data_file_bytes).
+[[nodiscard]] Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role);
+
+// The catalog compiled into the binary (data/gpus.yaml at build time).
+[[nodiscard]] Catalog load_embedded_catalog();
+
+// The embedded catalog with each overlay file merged on top, in order.
+[[nodiscard]] Catalog load_catalog(const std::vector<std::string>& overlay_files);
+
+// Reads a whole text file with the checks above; shared by every loader.
+[[nodiscard]] std::string read_data_file(const std::filesystem::path& path);
+
+}  // namespace gpu_advise

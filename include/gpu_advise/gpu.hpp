@@ -1,0 +1,170 @@
+// One accelerator as the catalog describes it. Plain data: every figure carries
+// its unit in its name, TFLOPS are dense (never the 2:4-sparse datasheet
+// figure) and interconnect bandwidth is per GPU, bidirectional.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpu_advise {
+
+enum class Vendor { nvidia, amd, huawei, intel };
+enum class Architecture { ampere, ada, hopper, blackwell, cdna3, davinci, gaudi };
+enum class FormFactor { sxm, pcie, oam, module };
+enum class SoftwareStack { cuda, rocm, cann, gaudi };
+enum class Confidence { datasheet, secondary, estimate };
+enum class AvailabilityStatus { available, licence_required, restricted, banned, not_offered };
+enum class PriceKind { on_demand, spot, reserved, serverless, market_range };
+enum class Condition { new_card, used };
+enum class Region { global, cn };
+enum class Precision { fp64, tf32, bf16, fp16, fp8, fp4, int8 };
+
+// Enum <-> text. The names are the ones used in YAML, JSON and on the command line.
+template <typename E>
+struct EnumName {
+  E value;
+  std::string_view name;
+};
+[[nodiscard]] std::span<const EnumName<Vendor>> names(Vendor);
+[[nodiscard]] std::span<const EnumName<Architecture>> names(Architecture);
+[[nodiscard]] std::span<const EnumName<FormFactor>> names(FormFactor);
+[[nodiscard]] std::span<const EnumName<SoftwareStack>> names(SoftwareStack);
+[[nodiscard]] std::span<const EnumName<Confidence>> names(Confidence);
+[[nodiscard]] std::span<const EnumName<AvailabilityStatus>> names(AvailabilityStatus);
+[[nodiscard]] std::span<const EnumName<PriceKind>> names(PriceKind);
+[[nodiscard]] std::span<const EnumName<Condition>> names(Condition);
+[[nodiscard]] std::span<const EnumName<Region>> names(Region);
+
+template <typename E>
+[[nodiscard]] std::string_view to_string(E value) {
+  for (const auto& entry : names(E{})) {
+    if (entry.value == value) {
+      return entry.name;
+    }
+  }
+  return "?";
+}
+
+template <typename E>
+[[nodiscard]] std::optional<E> enum_from_string(std::string_view name) {
+  for (const auto& entry : names(E{})) {
+    if (entry.name == name) {
+      return entry.value;
+    }
+  }
+  return std::nullopt;
+}
+
+template <typename E>
+[[nodiscard]] std::vector<std::string> enum_names() {
+  std::vector<std::string> out;
+  for (const auto& entry : names(E{})) {
+    out.emplace_back(entry.name);
+  }
+  return out;
+}
+
+// Human names for display ("NVIDIA", "Hopper").
+[[nodiscard]] std::string_view display_name(Vendor vendor);
+[[nodiscard]] std::string_view display_name(Architecture architecture);
+[[nodiscard]] std::string_view display_name(SoftwareStack stack);
+
+struct MemorySpec {
+  double size_gb = 0;             // the marketed label ("80 GB")
+  double capacity_gib = 0;        // what the runtime reports (nvidia-smi MiB / 1024)
+  std::string type;               // HBM3e, GDDR6, ...
+  double bandwidth_gb_per_s = 0;  // peak, decimal GB/s
+};
+
+// Dense peak throughput per precision; nullopt = the card has no such mode
+// (or it is unknown, for fp64/tf32 on some parts).
+struct ComputeSpec {
+  std::optional<double> fp64_tflops;
+  std::optional<double> tf32_tflops;
+  double bf16_tflops = 0;
+  std::optional<double> fp16_tflops;
+  std::optional<double> fp8_tflops;
+  std::optional<double> fp4_tflops;
+  std::optional<double> int8_tops;
+};
+
+struct InterconnectSpec {
+  std::string name;
+  double bandwidth_gb_per_s = 0;  // per GPU, bidirectional
+  int domain_size = 1;            // GPUs sharing the scale-up fabric (1 = none)
+};
+
+struct Availability {
+  AvailabilityStatus status = AvailabilityStatus::available;
+  std::string verified;  // YYYY-MM or YYYY-MM-DD
+  std::string since;     // optional
+  std::string note;      // optional
+};
+
+struct PriceQuote {
+  double low_usd = 0;
+  double high_usd = 0;  // == low_usd for a single figure
+  std::string provider;
+  PriceKind kind = PriceKind::on_demand;
+  Condition condition = Condition::new_card;  // purchases only
+  Region region = Region::global;             // where the quote applies
+  std::string date;
+  std::string source;
+};
+
+// A low / typical / high triple. Used for prices here and for every uncertain
+// estimate elsewhere.
+struct Range {
+  double low = 0;
+  double typical = 0;
+  double high = 0;
+};
+
+struct GpuSpec {
+  std::string id;
+  std::vector<std::string> aliases;
+  Vendor vendor = Vendor::nvidia;
+  std::string name;
+  Architecture architecture = Architecture::ampere;
+  std::string chip;
+  int release_year = 0;
+  FormFactor form_factor = FormFactor::pcie;
+  MemorySpec memory;
+  ComputeSpec compute;
+  InterconnectSpec interconnect;
+  std::optional<int> pcie_gen;
+  std::optional<double> tdp_w;
+  SoftwareStack software = SoftwareStack::cuda;
+  std::map<Region, Availability> availability;
+  std::vector<PriceQuote> rent_usd_per_gpu_hour;
+  std::vector<PriceQuote> purchase_usd_per_card;
+  Confidence confidence = Confidence::datasheet;
+  std::map<std::string, Confidence> field_confidence;  // key path -> confidence
+  std::vector<std::string> sources;
+  std::string notes;
+  std::string origin;  // the file this card came from (embedded data/gpus.yaml or --catalog FILE)
+
+  // The confidence of one field: its override, else the card's.
+  [[nodiscard]] Confidence confidence_of(std::string_view key_path) const;
+  // Dense peak for a precision, if the card supports it.
+  [[nodiscard]] std::optional<double> dense_tflops(Precision precision) const;
+  [[nodiscard]] const Availability* availability_in(Region region) const;
+  [[nodiscard]] double capacity_gb() const;
+};
+
+// Price range from the quotes: low = cheapest quote (spot included), high =
+// dearest, typical = median of the on-demand quote midpoints (all quotes when
+// there is no on-demand one). nullopt when there is no quote.
+[[nodiscard]] std::optional<Range> price_range(const std::vector<PriceQuote>& quotes);
+// The same over the quotes for `region`; when a card has none there, over all
+// of its quotes (a China-only SKU still gets its China price in a global view).
+[[nodiscard]] std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region region);
+
+// The key paths that field_confidence may name.
+[[nodiscard]] std::span<const std::string_view> confidence_key_paths();
+
+}  // namespace gpu_advise

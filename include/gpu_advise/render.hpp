@@ -1,0 +1,32 @@
+// Renderers: one per format, each a pure function of its input. They format;
+// they never compute estimates or make decisions.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/report.hpp"
+
+namespace gpu_advise {
+
+enum class OutputFormat { text, json };
+[[nodiscard]] std::span<const EnumName<OutputFormat>> names(OutputFormat);
+
+// The version of the JSON documents below; bumped on any incompatible change.
+inline constexpr int json_schema_version = 1;
+
+[[nodiscard]] std::string render_text(const Report& report);
+[[nodiscard]] std::string render_json(const Report& report);
+
+[[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog);
+[[nodiscard]] std::string render_catalog_list_json(const Catalog& catalog);
+[[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu);
+[[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu);
+
+// Writes `content` to `path` atomically (a temporary file in the same folder,
+// then rename), so a reader never sees a partial file. Throws UsageError for a
+// directory or an unwritable place.
+void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+
+}  // namespace gpu_advise

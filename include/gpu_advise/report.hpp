@@ -1,0 +1,65 @@
+// The single input of every renderer: the request, the model, the ranked
+// recommendations with their estimates and reasons, and the rejected cards.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/estimate.hpp"
+#include "gpu_advise/gpu.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_advise/request.hpp"
+
+namespace gpu_advise {
+
+// Each part is 0..1 before weighting; total is 0..100.
+struct ScoreBreakdown {
+  double cost = 0;      // cheapest plan = 1
+  double speed = 0;     // fastest plan = 1
+  double headroom = 0;  // memory left: 25% or more = 1
+  double cost_weight = 0;
+  double speed_weight = 0;
+  double headroom_weight = 0;
+  double total = 0;
+  bool cost_known = true;
+};
+
+struct Recommendation {
+  int rank = 0;
+  GpuSpec gpu;
+  Estimate estimate;
+  ScoreBreakdown score;
+  std::vector<std::string> rationale;
+};
+
+struct Rejection {
+  GpuSpec gpu;
+  std::vector<std::string> reasons;
+};
+
+// A lighter task or a larger count that would fit, when nothing does.
+struct WayOut {
+  Task task = Task::inference;
+  std::string gpu_id;
+  std::string gpu_name;
+  int count = 0;
+  std::optional<double> rent_usd_per_hour;  // count x typical rent
+};
+
+struct Report {
+  std::string tool_version;
+  CatalogInfo catalog;
+  Request request;
+  ModelShape model;
+  std::vector<Recommendation> recommendations;  // best first, cut to --top
+  std::size_t omitted = 0;                      // feasible cards cut by --top
+  std::vector<Rejection> rejected;
+  std::vector<WayOut> ways_out;
+  std::vector<std::string> assumptions;
+
+  [[nodiscard]] bool anything_fits() const { return !recommendations.empty() || omitted > 0; }
+};
+
+}  // namespace gpu_advise

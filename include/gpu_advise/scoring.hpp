@@ -1,0 +1,30 @@
+// Turning estimates into a ranking: a transparent score from cost, speed and
+// memory headroom, weighted by the budget tier, and a total order.
+#pragma once
+
+#include <vector>
+
+#include "gpu_advise/report.hpp"
+
+namespace gpu_advise {
+
+struct ScoreWeights {
+  double cost = 0;
+  double speed = 0;
+  double headroom = 0;
+};
+
+// low: cost first; medium: balanced; high: speed first.
+[[nodiscard]] ScoreWeights weights_for(BudgetTier tier);
+
+// The plan's cost (training: typical rent for the run; inference: typical $
+// per million output tokens), if the card has a price.
+[[nodiscard]] std::optional<double> cost_metric(const Estimate& estimate);
+// Higher is better: 1 / wall hours for training, tokens/s for inference.
+[[nodiscard]] double speed_metric(const Estimate& estimate);
+
+// Scores every option relative to the best in the set, then sorts by score
+// (descending), cost (ascending, unknown last) and id, and numbers the ranks.
+void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier);
+
+}  // namespace gpu_advise

@@ -1,0 +1,36 @@
+// Small text helpers shared by the loaders and the CLI: case folding,
+// identifier normalisation and did-you-mean suggestions.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpu_advise::text {
+
+// ASCII lower-case copy.
+[[nodiscard]] std::string to_lower(std::string_view s);
+
+// Lower-case with ' ', '-' and '_' removed: "A100 80GB" and "a100-80gb" match.
+[[nodiscard]] std::string normalise_name(std::string_view s);
+
+// Levenshtein distance (case-sensitive; callers fold case first if they want).
+[[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The closest candidate to `word` if it is close enough to be a plausible typo
+// (distance at most max(1, len/3)), else nothing.
+[[nodiscard]] std::optional<std::string> did_you_mean(std::string_view word,
+                                                      std::span<const std::string> candidates);
+[[nodiscard]] std::optional<std::string> did_you_mean(std::string_view word,
+                                                      std::initializer_list<std::string_view> candidates);
+
+// "a, b or c"
+[[nodiscard]] std::string join_or(std::span<const std::string> items);
+[[nodiscard]] std::string join(std::span<const std::string> items, std::string_view separator);
+
+// Trim ASCII whitespace at both ends.
+[[nodiscard]] std::string_view trim(std::string_view s);
+
+}  // namespace gpu_advise::text

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One-step set-up for a fresh Debian 12 machine: installs the missing Debian
+# packages, builds, then either runs gpu-advise or runs every test.
+#
+#   scripts/setup.sh run [gpu-advise arguments...]   release build, then run it
+#   scripts/setup.sh test                            dev build (warnings as errors), all tests
+#
+# Works as root or as a user with sudo; never prompts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in
+  run | test) shift ;;
+  *)
+    echo "usage: scripts/setup.sh run [gpu-advise arguments...] | scripts/setup.sh test" >&2
+    exit 2
+    ;;
+esac
+
+packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev catch2)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+if ((${#missing[@]} > 0)); then
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo -n); fi
+  echo "setup: installing ${missing[*]}" >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+if [ "$mode" = test ]; then
+  cmake --preset dev
+  cmake --build --preset dev
+  ctest --preset dev
+  exit 0
+fi
+
+# Build quietly; show the log only when the build fails.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { cmake --preset release && cmake --build --preset release; } >"$log" 2>&1; then
+  cat "$log" >&2
+  exit 2
+fi
+exec build/release/gpu-advise "$@"

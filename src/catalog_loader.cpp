@@ -1,0 +1,390 @@
+// Loads data/gpus.yaml (embedded) and --catalog files, strictly: unknown keys,
+// bad enum values, wrong types, missing or out-of-range values and duplicate
+// ids are all reported, located, before failing.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "embedded_data.hpp"
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/error.hpp"
+#include "yaml_reader.hpp"
+
+namespace gpu_advise {
+
+namespace {
+
+using yaml::Bounds;
+using yaml::MapReader;
+using yaml::Presence;
+
+constexpr int supported_schema_version = 1;
+constexpr std::string_view embedded_catalog_path = "data/gpus.yaml";
+
+// Physical plausibility limits: far above any card of today, so a typo of
+// orders of magnitude (or a sparse-for-dense mix-up by 1000x) is caught.
+constexpr Bounds memory_gb_bounds{1, 4096, true};
+constexpr Bounds bandwidth_bounds{10, 100000, true};
+constexpr Bounds tflops_bounds{0.01, 100000, true};
+constexpr Bounds interconnect_bounds{1, 100000, true};
+constexpr Bounds tdp_bounds{10, 5000, true};
+constexpr Bounds rent_bounds{0.01, 1000, true};
+constexpr Bounds purchase_bounds{50, 10000000, true};
+
+bool valid_id(std::string_view id) {
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+  });
+}
+
+class CatalogParser {
+ public:
+  CatalogParser(std::string_view source, CatalogRole role) : m_diagnostics(std::string(source)), m_role(role) {}
+
+  Catalog parse(std::string_view text) {
+    const YAML::Node document = yaml::parse(text, m_diagnostics);
+    if (!m_diagnostics.empty()) {
+      m_diagnostics.throw_if_any();
+    }
+    if (!document.IsDefined() || document.IsNull()) {
+      m_diagnostics.error(YAML::Mark::null_mark(), "", "the file is empty; expected schema_version and gpus");
+      m_diagnostics.throw_if_any();
+    }
+    CatalogInfo info;
+    info.origins.push_back(m_diagnostics.source());
+    std::vector<GpuSpec> gpus;
+
+    MapReader top(m_diagnostics, document, "");
+    if (const auto version = top.integer("schema_version", Presence::required, 1, 1000)) {
+      if (*version != supported_schema_version) {
+        m_diagnostics.error(*top.node("schema_version", Presence::required), "schema_version",
+                            fmt::format("version {} is not supported; this gpu-advise reads version {}", *version,
+                                        supported_schema_version));
+      }
+    }
+    if (const auto header = top.node("catalog", m_role == CatalogRole::base ? Presence::required : Presence::optional)) {
+      MapReader catalog(m_diagnostics, *header, "catalog");
+      info.version = catalog.string("version", Presence::required).value_or("");
+      info.updated = date(catalog, "updated", Presence::required).value_or("");
+      catalog.finish();
+    }
+    if (const auto list = top.node("gpus", Presence::required)) {
+      if (!list->IsSequence()) {
+        m_diagnostics.error(*list, "gpus", "expected a list of cards");
+      } else {
+        std::size_t index = 0;
+        for (const auto& item : *list) {
+          gpus.push_back(card(item, fmt::format("gpus[{}]", index++)));
+        }
+        if (index == 0) {
+          m_diagnostics.error(*list, "gpus", "the list is empty; a catalog needs at least one card");
+        }
+      }
+    }
+    top.finish();
+    check_duplicate_ids(gpus, document);
+    m_diagnostics.throw_if_any();
+    return Catalog(std::move(info), std::move(gpus));
+  }
+
+ private:
+  std::optional<std::string> date(MapReader& map, std::string_view key, Presence presence) {
+    auto value = map.string(key, presence);
+    if (value && !yaml::is_partial_date(*value)) {
+      m_diagnostics.error(*map.node(key, presence), map.child_path(key),
+                          fmt::format("'{}' is not a date; expected YYYY, YYYY-MM or YYYY-MM-DD", *value));
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  GpuSpec card(const YAML::Node& node, const std::string& path) {
+    GpuSpec gpu;
+    gpu.origin = m_diagnostics.source();
+    MapReader map(m_diagnostics, node, path);
+    if (!map.valid()) {
+      return gpu;
+    }
+    if (auto id = map.string("id", Presence::required)) {
+      if (!valid_id(*id)) {
+        m_diagnostics.error(*map.node("id", Presence::required), map.child_path("id"),
+                            fmt::format("'{}' is not a valid id; use lower-case letters, digits, '-' and '.'", *id));
+      }
+      gpu.id = std::move(*id);
+      m_id_nodes.emplace_back(gpu.id, *map.node("id", Presence::required));
+    }
+    gpu.aliases = map.string_list("aliases", Presence::optional).value_or(std::vector<std::string>{});
+    gpu.vendor = map.enumeration<Vendor>("vendor", Presence::required).value_or(Vendor::nvidia);
+    gpu.name = map.string("name", Presence::required).value_or("");
+    gpu.architecture = map.enumeration<Architecture>("architecture", Presence::required).value_or(Architecture::ampere);
+    gpu.chip = map.string("chip", Presence::optional).value_or("");
+    gpu.release_year = static_cast<int>(map.integer("release_year", Presence::required, 1990, 2100).value_or(0));
+    gpu.form_factor = map.enumeration<FormFactor>("form_factor", Presence::required).value_or(FormFactor::pcie);
+
+    if (const auto memory_node = map.node("memory", Presence::required)) {
+      MapReader memory(m_diagnostics, *memory_node, map.child_path("memory"));
+      gpu.memory.size_gb = memory.number("size_gb", Presence::required, memory_gb_bounds).value_or(0);
+      gpu.memory.capacity_gib = memory.number("capacity_gib", Presence::required, memory_gb_bounds).value_or(0);
+      gpu.memory.type = memory.string("type", Presence::required).value_or("");
+      gpu.memory.bandwidth_gb_per_s =
+          memory.number("bandwidth_gb_per_s", Presence::required, bandwidth_bounds).value_or(0);
+      memory.finish();
+      if (gpu.memory.size_gb > 0 && gpu.memory.capacity_gib > gpu.memory.size_gb * 1.1) {
+        m_diagnostics.error(*memory.node("capacity_gib", Presence::required), memory.child_path("capacity_gib"),
+                            fmt::format("{} GiB is more than the card's {} GB label allows; capacity_gib is what the "
+                                        "runtime reports, in GiB",
+                                        gpu.memory.capacity_gib, gpu.memory.size_gb));
+      }
+    }
+
+    if (const auto compute_node = map.node("compute", Presence::required)) {
+      MapReader compute(m_diagnostics, *compute_node, map.child_path("compute"));
+      auto& c = gpu.compute;
+      c.fp64_tflops = compute.number("fp64_tflops", Presence::optional, tflops_bounds);
+      c.tf32_tflops = compute.number("tf32_tflops", Presence::optional, tflops_bounds);
+      c.bf16_tflops = compute.number("bf16_tflops", Presence::required, tflops_bounds).value_or(0);
+      c.fp16_tflops = compute.number("fp16_tflops", Presence::optional, tflops_bounds);
+      c.fp8_tflops = compute.number("fp8_tflops", Presence::optional, tflops_bounds);
+      c.fp4_tflops = compute.number("fp4_tflops", Presence::optional, tflops_bounds);
+      c.int8_tops = compute.number("int8_tops", Presence::optional, tflops_bounds);
+      compute.finish();
+    }
+
+    if (const auto link_node = map.node("interconnect", Presence::required)) {
+      MapReader link(m_diagnostics, *link_node, map.child_path("interconnect"));
+      gpu.interconnect.name = link.string("name", Presence::required).value_or("");
+      gpu.interconnect.bandwidth_gb_per_s =
+          link.number("bandwidth_gb_per_s", Presence::required, interconnect_bounds).value_or(0);
+      gpu.interconnect.domain_size =
+          static_cast<int>(link.integer("domain_size", Presence::required, 1, 100000).value_or(1));
+      link.finish();
+    }
+
+    if (const auto pcie = map.integer("pcie_gen", Presence::optional, 1, 10)) {
+      gpu.pcie_gen = static_cast<int>(*pcie);
+    }
+    gpu.tdp_w = map.number("tdp_w", Presence::optional, tdp_bounds);
+    gpu.software = map.enumeration<SoftwareStack>("software", Presence::required).value_or(SoftwareStack::cuda);
+
+    if (const auto availability_node = map.node("availability", Presence::required)) {
+      read_availability(gpu, *availability_node, map.child_path("availability"));
+    }
+    if (const auto prices_node = map.node("prices", Presence::optional)) {
+      MapReader prices(m_diagnostics, *prices_node, map.child_path("prices"));
+      gpu.rent_usd_per_gpu_hour = quotes(prices, "rent_usd_per_gpu_hour", rent_bounds, false);
+      gpu.purchase_usd_per_card = quotes(prices, "purchase_usd_per_card", purchase_bounds, true);
+      prices.finish();
+    }
+
+    gpu.confidence = map.enumeration<Confidence>("confidence", Presence::required).value_or(Confidence::estimate);
+    if (const auto field_node = map.node("field_confidence", Presence::optional)) {
+      read_field_confidence(gpu, *field_node, map.child_path("field_confidence"));
+    }
+    gpu.sources = map.string_list("sources", Presence::required).value_or(std::vector<std::string>{});
+    if (gpu.sources.empty() && map.node("sources", Presence::optional)) {
+      m_diagnostics.error(*map.node("sources", Presence::optional), map.child_path("sources"),
+                          "every card needs at least one source");
+    }
+    gpu.notes = map.string("notes", Presence::optional).value_or("");
+    map.finish();
+    return gpu;
+  }
+
+  void read_availability(GpuSpec& gpu, const YAML::Node& node, const std::string& path) {
+    MapReader regions(m_diagnostics, node, path);
+    for (const auto& [region, name] : {std::pair{Region::global, "global"}, std::pair{Region::cn, "cn"}}) {
+      const auto region_node = regions.node(name, Presence::required);
+      if (!region_node) {
+        continue;
+      }
+      MapReader entry(m_diagnostics, *region_node, regions.child_path(name));
+      Availability availability;
+      availability.status =
+          entry.enumeration<AvailabilityStatus>("status", Presence::required).value_or(AvailabilityStatus::available);
+      availability.verified = date(entry, "verified", Presence::required).value_or("");
+      availability.since = date(entry, "since", Presence::optional).value_or("");
+      availability.note = entry.string("note", Presence::optional).value_or("");
+      entry.finish();
+      gpu.availability[region] = std::move(availability);
+    }
+    regions.finish();
+  }
+
+  std::vector<PriceQuote> quotes(MapReader& prices, std::string_view key, Bounds bounds, bool purchase) {
+    std::vector<PriceQuote> out;
+    const auto list = prices.node(key, Presence::optional);
+    if (!list) {
+      return out;
+    }
+    const auto path = prices.child_path(key);
+    if (!list->IsSequence()) {
+      m_diagnostics.error(*list, path, "expected a list of price quotes");
+      return out;
+    }
+    std::size_t index = 0;
+    for (const auto& item : *list) {
+      const auto item_path = fmt::format("{}[{}]", path, index++);
+      MapReader quote_map(m_diagnostics, item, item_path);
+      if (!quote_map.valid()) {
+        continue;
+      }
+      PriceQuote quote;
+      bool ok = false;
+      if (const auto usd = quote_map.node("usd", Presence::required)) {
+        const auto usd_path = quote_map.child_path("usd");
+        if (usd->IsSequence()) {
+          if (usd->size() != 2) {
+            m_diagnostics.error(*usd, usd_path, "a price range is [low, high]: two numbers");
+          } else {
+            const auto low = yaml::read_number(m_diagnostics, (*usd)[0], usd_path + "[0]", bounds);
+            const auto high = yaml::read_number(m_diagnostics, (*usd)[1], usd_path + "[1]", bounds);
+            if (low && high && *low > *high) {
+              m_diagnostics.error(*usd, usd_path, fmt::format("low {} is above high {}", *low, *high));
+            } else if (low && high) {
+              quote.low_usd = *low;
+              quote.high_usd = *high;
+              ok = true;
+            }
+          }
+        } else if (const auto value = yaml::read_number(m_diagnostics, *usd, usd_path, bounds)) {
+          quote.low_usd = quote.high_usd = *value;
+          ok = true;
+        }
+      }
+      quote.provider = quote_map.string("provider", Presence::required).value_or("");
+      if (purchase) {
+        quote.condition = quote_map.enumeration<Condition>("condition", Presence::required).value_or(Condition::new_card);
+      } else {
+        quote.kind = quote_map.enumeration<PriceKind>("kind", Presence::optional).value_or(PriceKind::on_demand);
+      }
+      quote.region = quote_map.enumeration<Region>("region", Presence::optional).value_or(Region::global);
+      quote.date = date(quote_map, "date", Presence::required).value_or("");
+      quote.source = quote_map.string("source", Presence::required).value_or("");
+      quote_map.finish();
+      if (ok) {
+        out.push_back(std::move(quote));
+      }
+    }
+    return out;
+  }
+
+  void read_field_confidence(GpuSpec& gpu, const YAML::Node& node, const std::string& path) {
+    if (!node.IsMap()) {
+      m_diagnostics.error(node, path, "expected a mapping of key paths to datasheet, secondary or estimate");
+      return;
+    }
+    const auto valid_paths = confidence_key_paths();
+    const std::vector<std::string> valid(valid_paths.begin(), valid_paths.end());
+    MapReader map(m_diagnostics, node, path);
+    for (const auto& pair : node) {
+      if (!pair.first.IsScalar()) {
+        continue;  // reported by finish()
+      }
+      const std::string& key = pair.first.Scalar();
+      if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
+        continue;  // left undeclared: finish() reports it with a did-you-mean
+      }
+      if (const auto level = map.enumeration<Confidence>(key, Presence::required)) {
+        gpu.field_confidence[key] = *level;
+      }
+    }
+    for (const auto& key : valid) {
+      map.declare(key);
+    }
+    map.finish();
+  }
+
+  void check_duplicate_ids(const std::vector<GpuSpec>& gpus, const YAML::Node&) {
+    std::map<std::string, int> first_line;
+    for (const auto& [id, node] : m_id_nodes) {
+      const auto [it, inserted] = first_line.emplace(id, yaml::line_of(node));
+      if (!inserted) {
+        m_diagnostics.error(node, "id", fmt::format("duplicate id '{}' (first defined at line {})", id, it->second));
+      }
+    }
+    (void)gpus;
+  }
+
+  yaml::Diagnostics m_diagnostics;
+  CatalogRole m_role;
+  std::vector<std::pair<std::string, YAML::Node>> m_id_nodes;
+};
+
+}  // namespace
+
+Catalog parse_catalog(std::string_view text, std::string_view source, CatalogRole role) {
+  return CatalogParser(source, role).parse(text);
+}
+
+std::string read_data_file(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  auto fail = [&](const std::string& message) { throw DataError({Diagnostic{name, 0, 0, "", message}}); };
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    fail("cannot read: no such file");
+  }
+  if (std::filesystem::is_directory(status)) {
+    fail("cannot read: it is a directory, not a file");
+  }
+  if (std::filesystem::is_regular_file(status)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > max_data_file_bytes) {
+      fail(fmt::format("cannot read: {} bytes is over the limit of {} bytes (16 MiB)", size, max_data_file_bytes));
+    }
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    fail("cannot read: permission denied or not readable");
+  }
+  std::string content;
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    content.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (content.size() > max_data_file_bytes) {
+      fail(fmt::format("cannot read: over the limit of {} bytes (16 MiB)", max_data_file_bytes));
+    }
+  }
+  if (in.bad()) {
+    fail("cannot read: I/O error");
+  }
+  if (text::trim(content).empty()) {
+    fail("the file is empty");
+  }
+  return content;
+}
+
+Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role) {
+  return parse_catalog(read_data_file(path), path.string(), role);
+}
+
+Catalog load_embedded_catalog() {
+  for (const auto& file : embedded::files()) {
+    if (file.path == embedded_catalog_path) {
+      return parse_catalog(file.content, fmt::format("embedded:{}", file.path), CatalogRole::base);
+    }
+  }
+  throw Error("the embedded catalog is missing from this build");
+}
+
+Catalog load_catalog(const std::vector<std::string>& overlay_files) {
+  Catalog catalog = load_embedded_catalog();
+  std::vector<Diagnostic> problems;
+  for (const auto& file : overlay_files) {
+    try {
+      catalog.merge(load_catalog_file(file, CatalogRole::overlay));
+    } catch (const DataError& e) {
+      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (!problems.empty()) {
+    throw DataError(std::move(problems));
+  }
+  return catalog;
+}
+
+}  // namespace gpu_advise

@@ -1,0 +1,141 @@
+#include "gpu_advise/gpu.hpp"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+
+#include "gpu_advise/units.hpp"
+
+namespace gpu_advise {
+
+#define GPU_ADVISE_NAMES(Type, ...)                                  \
+  std::span<const EnumName<Type>> names(Type) {                      \
+    static constexpr EnumName<Type> table[] = {__VA_ARGS__};         \
+    return table;                                                    \
+  }
+
+GPU_ADVISE_NAMES(Vendor, {Vendor::nvidia, "nvidia"}, {Vendor::amd, "amd"}, {Vendor::huawei, "huawei"},
+                 {Vendor::intel, "intel"})
+GPU_ADVISE_NAMES(Architecture, {Architecture::ampere, "ampere"}, {Architecture::ada, "ada"},
+                 {Architecture::hopper, "hopper"}, {Architecture::blackwell, "blackwell"},
+                 {Architecture::cdna3, "cdna3"}, {Architecture::davinci, "davinci"},
+                 {Architecture::gaudi, "gaudi"})
+GPU_ADVISE_NAMES(FormFactor, {FormFactor::sxm, "sxm"}, {FormFactor::pcie, "pcie"}, {FormFactor::oam, "oam"},
+                 {FormFactor::module, "module"})
+GPU_ADVISE_NAMES(SoftwareStack, {SoftwareStack::cuda, "cuda"}, {SoftwareStack::rocm, "rocm"},
+                 {SoftwareStack::cann, "cann"}, {SoftwareStack::gaudi, "gaudi"})
+GPU_ADVISE_NAMES(Confidence, {Confidence::datasheet, "datasheet"}, {Confidence::secondary, "secondary"},
+                 {Confidence::estimate, "estimate"})
+GPU_ADVISE_NAMES(AvailabilityStatus, {AvailabilityStatus::available, "available"},
+                 {AvailabilityStatus::licence_required, "licence_required"},
+                 {AvailabilityStatus::restricted, "restricted"}, {AvailabilityStatus::banned, "banned"},
+                 {AvailabilityStatus::not_offered, "not_offered"})
+GPU_ADVISE_NAMES(PriceKind, {PriceKind::on_demand, "on_demand"}, {PriceKind::spot, "spot"},
+                 {PriceKind::reserved, "reserved"}, {PriceKind::serverless, "serverless"},
+                 {PriceKind::market_range, "market_range"})
+GPU_ADVISE_NAMES(Condition, {Condition::new_card, "new"}, {Condition::used, "used"})
+GPU_ADVISE_NAMES(Region, {Region::global, "global"}, {Region::cn, "cn"})
+
+#undef GPU_ADVISE_NAMES
+
+std::string_view display_name(Vendor vendor) {
+  switch (vendor) {
+    case Vendor::nvidia: return "NVIDIA";
+    case Vendor::amd: return "AMD";
+    case Vendor::huawei: return "Huawei";
+    case Vendor::intel: return "Intel";
+  }
+  return "?";
+}
+
+std::string_view display_name(Architecture architecture) {
+  switch (architecture) {
+    case Architecture::ampere: return "Ampere";
+    case Architecture::ada: return "Ada Lovelace";
+    case Architecture::hopper: return "Hopper";
+    case Architecture::blackwell: return "Blackwell";
+    case Architecture::cdna3: return "CDNA 3";
+    case Architecture::davinci: return "Da Vinci";
+    case Architecture::gaudi: return "Gaudi";
+  }
+  return "?";
+}
+
+std::string_view display_name(SoftwareStack stack) {
+  switch (stack) {
+    case SoftwareStack::cuda: return "CUDA";
+    case SoftwareStack::rocm: return "ROCm";
+    case SoftwareStack::cann: return "CANN";
+    case SoftwareStack::gaudi: return "Gaudi software";
+  }
+  return "?";
+}
+
+Confidence GpuSpec::confidence_of(std::string_view key_path) const {
+  const auto it = field_confidence.find(std::string(key_path));
+  return it == field_confidence.end() ? confidence : it->second;
+}
+
+std::optional<double> GpuSpec::dense_tflops(Precision precision) const {
+  switch (precision) {
+    case Precision::fp64: return compute.fp64_tflops;
+    case Precision::tf32: return compute.tf32_tflops;
+    case Precision::bf16: return compute.bf16_tflops;
+    case Precision::fp16: return compute.fp16_tflops;
+    case Precision::fp8: return compute.fp8_tflops;
+    case Precision::fp4: return compute.fp4_tflops;
+    case Precision::int8: return compute.int8_tops;
+  }
+  return std::nullopt;
+}
+
+const Availability* GpuSpec::availability_in(Region region) const {
+  const auto it = availability.find(region);
+  return it == availability.end() ? nullptr : &it->second;
+}
+
+double GpuSpec::capacity_gb() const { return gib_to_gb(memory.capacity_gib); }
+
+std::optional<Range> price_range(const std::vector<PriceQuote>& quotes) {
+  if (quotes.empty()) {
+    return std::nullopt;
+  }
+  Range range{quotes.front().low_usd, 0.0, quotes.front().high_usd};
+  std::vector<double> on_demand_mids;
+  std::vector<double> all_mids;
+  for (const auto& quote : quotes) {
+    range.low = std::min(range.low, quote.low_usd);
+    range.high = std::max(range.high, quote.high_usd);
+    const double mid = (quote.low_usd + quote.high_usd) / 2.0;
+    all_mids.push_back(mid);
+    if (quote.kind == PriceKind::on_demand) {
+      on_demand_mids.push_back(mid);
+    }
+  }
+  auto& mids = on_demand_mids.empty() ? all_mids : on_demand_mids;
+  std::sort(mids.begin(), mids.end());
+  const std::size_t n = mids.size();
+  range.typical = (n % 2 == 1) ? mids[n / 2] : (mids[n / 2 - 1] + mids[n / 2]) / 2.0;
+  return range;
+}
+
+std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region region) {
+  std::vector<PriceQuote> local;
+  std::copy_if(quotes.begin(), quotes.end(), std::back_inserter(local),
+               [&](const PriceQuote& q) { return q.region == region; });
+  return price_range(local.empty() ? quotes : local);
+}
+
+std::span<const std::string_view> confidence_key_paths() {
+  static constexpr std::array<std::string_view, 21> paths = {
+      "memory.size_gb",       "memory.capacity_gib",       "memory.type",
+      "memory.bandwidth_gb_per_s", "compute.fp64_tflops",  "compute.tf32_tflops",
+      "compute.bf16_tflops",  "compute.fp16_tflops",       "compute.fp8_tflops",
+      "compute.fp4_tflops",   "compute.int8_tops",         "interconnect.name",
+      "interconnect.bandwidth_gb_per_s", "interconnect.domain_size", "pcie_gen",
+      "tdp_w",                "release_year",              "availability.global",
+      "availability.cn",      "prices.rent_usd_per_gpu_hour", "prices.purchase_usd_per_card"};
+  return paths;
+}
+
+}  // namespace gpu_advise

@@ -1,0 +1,36 @@
+#include "quantity_format.hpp"
+
+#include <fmt/format.h>
+
+#include "gpu_advise/units.hpp"
+
+namespace gpu_advise::format {
+
+std::string gib(double bytes) { return fmt::format("{:.1f}", bytes / bytes_per_gib); }
+
+std::string money(double usd) {
+  if (usd >= 1e6) {
+    return fmt::format("${:.2f}M", usd / 1e6);
+  }
+  if (usd >= 1e4) {
+    return fmt::format("${:.0f}k", usd / 1e3);
+  }
+  if (usd >= 100) {
+    return fmt::format("${:.0f}", usd);
+  }
+  return fmt::format("${:.2f}", usd);
+}
+
+std::string duration(double hours) {
+  if (hours >= 48) {
+    return fmt::format("{:.1f} days", hours / 24.0);
+  }
+  if (hours >= 1) {
+    return fmt::format("{:.1f} h", hours);
+  }
+  return fmt::format("{:.0f} min", hours * 60.0);
+}
+
+std::string number(double value) { return fmt::format("{:.4g}", value); }
+
+}  // namespace gpu_advise::format

@@ -1,0 +1,246 @@
+// The JSON contract CI users read (docs/json.md). Written by explicit
+// functions, never by macros on domain types. Keys are snake_case with units.
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu_advise/render.hpp"
+#include "gpu_advise/units.hpp"
+
+namespace gpu_advise {
+
+namespace {
+
+using nlohmann::json;
+using ordered = nlohmann::ordered_json;
+
+// Six significant digits: enough for any decision, stable across builds.
+double round6(double value) {
+  if (value == 0 || !std::isfinite(value)) {
+    return value;
+  }
+  const double magnitude = std::pow(10.0, 5 - static_cast<int>(std::floor(std::log10(std::abs(value)))));
+  return std::round(value * magnitude) / magnitude;
+}
+
+double gb(double bytes) { return round6(bytes / bytes_per_gb); }
+
+ordered range_json(const Range& r) {
+  return ordered{{"low", round6(r.low)}, {"typical", round6(r.typical)}, {"high", round6(r.high)}};
+}
+
+ordered optional_range(const std::optional<Range>& r) { return r ? range_json(*r) : ordered(nullptr); }
+
+ordered gpu_ref(const GpuSpec& gpu) {
+  return ordered{{"id", gpu.id}, {"name", gpu.name}, {"vendor", to_string(gpu.vendor)},
+                 {"confidence", to_string(gpu.confidence)}};
+}
+
+template <typename T>
+ordered optional_value(const std::optional<T>& value) {
+  return value ? ordered(*value) : ordered(nullptr);
+}
+
+ordered request_json(const Request& r) {
+  ordered out;
+  out["params"] = r.params;
+  out["params_text"] = format_parameter_count(r.params);
+  out["task"] = to_string(r.task);
+  out["budget"] = to_string(r.budget);
+  out["gpus"] = r.gpu_ids;
+  out["count"] = optional_value(r.count);
+  out["top"] = optional_value(r.top);
+  out["max_gpus"] = r.max_gpus;
+  if (is_training(r.task)) {
+    out["seq_len"] = r.seq_len;
+    out["micro_batch"] = r.micro_batch;
+    out["training_tokens"] = r.training_tokens();
+    if (r.task == Task::lora || r.task == Task::qlora) {
+      out["lora_rank"] = r.lora_rank;
+    }
+  } else {
+    out["context"] = r.context;
+    out["concurrency"] = r.concurrency;
+  }
+  return out;
+}
+
+ordered model_json(const ModelShape& m) {
+  return ordered{{"basis", m.basis},       {"inferred", m.inferred}, {"params", m.params},
+                 {"active_params", m.active_params}, {"layers", m.layers}, {"hidden", m.hidden},
+                 {"heads", m.heads},       {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim},
+                 {"ffn", m.ffn},           {"vocab", m.vocab},       {"tied_embeddings", m.tied_embeddings}};
+}
+
+ordered recommendation_json(const Recommendation& r) {
+  const Estimate& e = r.estimate;
+  ordered out;
+  out["rank"] = r.rank;
+  out["gpu"] = gpu_ref(r.gpu);
+  out["count"] = e.count;
+  out["nodes"] = e.nodes;
+  out["layout"] = e.layout;
+  out["memory_gb"] = ordered{
+      {"per_gpu", gb(e.per_gpu.total())},
+      {"capacity_per_gpu", gb(e.capacity_bytes)},
+      {"usable_per_gpu", gb(e.usable_bytes)},
+      {"breakdown",
+       ordered{{"weights", gb(e.per_gpu.weights)}, {"gradients", gb(e.per_gpu.gradients)},
+               {"optimizer", gb(e.per_gpu.optimizer)}, {"activations", gb(e.per_gpu.activations)},
+               {"kv_cache", gb(e.per_gpu.kv_cache)}, {"reserve", gb(e.per_gpu.reserve)}}}};
+  if (e.training) {
+    const auto& t = *e.training;
+    out["training"] = ordered{{"tokens", t.tokens},
+                              {"flops", round6(t.flops)},
+                              {"mfu", range_json(t.mfu)},
+                              {"gpu_hours", range_json(t.gpu_hours)},
+                              {"wall_hours", range_json(t.wall_hours)}};
+  } else {
+    out["training"] = nullptr;
+  }
+  if (e.inference) {
+    const auto& inf = *e.inference;
+    out["inference"] = ordered{{"concurrency", inf.concurrency},
+                               {"context", inf.context},
+                               {"tokens_per_s", range_json(inf.tokens_per_s)},
+                               {"tpot_ms", range_json(inf.tpot_ms)}};
+  } else {
+    out["inference"] = nullptr;
+  }
+  out["cost_usd"] = ordered{{"rent_per_gpu_hour", optional_range(e.cost.rent_usd_per_gpu_hour)},
+                            {"rent", optional_range(e.cost.rent_usd)},
+                            {"rent_basis", e.training ? "whole run" : "per hour of serving"},
+                            {"per_million_tokens", optional_range(e.cost.usd_per_million_tokens)},
+                            {"purchase", optional_range(e.cost.purchase_usd)}};
+  out["score"] = ordered{{"total", round6(r.score.total)},
+                         {"cost", round6(r.score.cost)},
+                         {"speed", round6(r.score.speed)},
+                         {"headroom", round6(r.score.headroom)},
+                         {"cost_known", r.score.cost_known},
+                         {"weights", ordered{{"cost", r.score.cost_weight},
+                                             {"speed", r.score.speed_weight},
+                                             {"headroom", r.score.headroom_weight}}}};
+  out["rationale"] = r.rationale;
+  out["notes"] = e.notes;
+  return out;
+}
+
+ordered gpu_full_json(const GpuSpec& g) {
+  ordered out;
+  out["id"] = g.id;
+  out["name"] = g.name;
+  out["aliases"] = g.aliases;
+  out["vendor"] = to_string(g.vendor);
+  out["architecture"] = to_string(g.architecture);
+  out["chip"] = g.chip;
+  out["release_year"] = g.release_year;
+  out["form_factor"] = to_string(g.form_factor);
+  out["memory"] = ordered{{"size_gb", g.memory.size_gb},
+                          {"capacity_gib", g.memory.capacity_gib},
+                          {"type", g.memory.type},
+                          {"bandwidth_gb_per_s", g.memory.bandwidth_gb_per_s}};
+  out["compute"] = ordered{{"fp64_tflops", optional_value(g.compute.fp64_tflops)},
+                           {"tf32_tflops", optional_value(g.compute.tf32_tflops)},
+                           {"bf16_tflops", g.compute.bf16_tflops},
+                           {"fp16_tflops", optional_value(g.compute.fp16_tflops)},
+                           {"fp8_tflops", optional_value(g.compute.fp8_tflops)},
+                           {"fp4_tflops", optional_value(g.compute.fp4_tflops)},
+                           {"int8_tops", optional_value(g.compute.int8_tops)}};
+  out["interconnect"] = ordered{{"name", g.interconnect.name},
+                                {"bandwidth_gb_per_s", g.interconnect.bandwidth_gb_per_s},
+                                {"domain_size", g.interconnect.domain_size}};
+  out["pcie_gen"] = optional_value(g.pcie_gen);
+  out["tdp_w"] = optional_value(g.tdp_w);
+  out["software"] = to_string(g.software);
+  ordered availability = ordered::object();
+  for (const auto& [region, a] : g.availability) {
+    availability[std::string(to_string(region))] =
+        ordered{{"status", to_string(a.status)}, {"since", a.since}, {"verified", a.verified}, {"note", a.note}};
+  }
+  out["availability"] = availability;
+  auto quotes = [](const std::vector<PriceQuote>& list, bool purchase) {
+    ordered array = ordered::array();
+    for (const auto& q : list) {
+      ordered item{{"low_usd", q.low_usd}, {"high_usd", q.high_usd}, {"provider", q.provider}};
+      if (purchase) {
+        item["condition"] = to_string(q.condition);
+      } else {
+        item["kind"] = to_string(q.kind);
+      }
+      item["region"] = to_string(q.region);
+      item["date"] = q.date;
+      item["source"] = q.source;
+      array.push_back(item);
+    }
+    return array;
+  };
+  out["prices"] = ordered{{"rent_usd_per_gpu_hour", quotes(g.rent_usd_per_gpu_hour, false)},
+                          {"rent_usd_per_gpu_hour_range", optional_range(price_range(g.rent_usd_per_gpu_hour, Region::global))},
+                          {"purchase_usd_per_card", quotes(g.purchase_usd_per_card, true)},
+                          {"purchase_usd_per_card_range", optional_range(price_range(g.purchase_usd_per_card, Region::global))}};
+  out["confidence"] = to_string(g.confidence);
+  ordered fields = ordered::object();
+  for (const auto& [path, level] : g.field_confidence) {
+    fields[path] = to_string(level);
+  }
+  out["field_confidence"] = fields;
+  out["sources"] = g.sources;
+  out["notes"] = g.notes;
+  return out;
+}
+
+std::string dump(const ordered& document) { return document.dump(2) + "\n"; }
+
+}  // namespace
+
+std::string render_json(const Report& report) {
+  ordered out;
+  out["schema_version"] = json_schema_version;
+  out["tool"] = ordered{{"name", "gpu-advise"}, {"version", report.tool_version}};
+  out["catalog"] = ordered{{"version", report.catalog.version}, {"updated", report.catalog.updated}};
+  out["request"] = request_json(report.request);
+  out["model"] = model_json(report.model);
+  out["outcome"] = report.anything_fits() ? "recommended" : "nothing_fits";
+  ordered recommendations = ordered::array();
+  for (const auto& r : report.recommendations) {
+    recommendations.push_back(recommendation_json(r));
+  }
+  out["recommendations"] = recommendations;
+  out["omitted"] = report.omitted;
+  ordered rejected = ordered::array();
+  for (const auto& r : report.rejected) {
+    rejected.push_back(ordered{{"gpu", gpu_ref(r.gpu)}, {"reasons", r.reasons}});
+  }
+  out["rejected"] = rejected;
+  ordered ways = ordered::array();
+  for (const auto& w : report.ways_out) {
+    ways.push_back(ordered{{"task", to_string(w.task)},
+                           {"gpu", ordered{{"id", w.gpu_id}, {"name", w.gpu_name}}},
+                           {"count", w.count},
+                           {"rent_usd_per_hour", optional_value(w.rent_usd_per_hour)}});
+  }
+  out["ways_out"] = ways;
+  out["assumptions"] = report.assumptions;
+  return dump(out);
+}
+
+std::string render_catalog_list_json(const Catalog& catalog) {
+  ordered out;
+  out["schema_version"] = json_schema_version;
+  out["catalog"] = ordered{{"version", catalog.info().version}, {"updated", catalog.info().updated}};
+  ordered gpus = ordered::array();
+  for (const auto& gpu : catalog.gpus()) {
+    gpus.push_back(gpu_full_json(gpu));
+  }
+  out["gpus"] = gpus;
+  return dump(out);
+}
+
+std::string render_gpu_json(const GpuSpec& gpu) {
+  ordered out;
+  out["schema_version"] = json_schema_version;
+  out["gpu"] = gpu_full_json(gpu);
+  return dump(out);
+}
+
+}  // namespace gpu_advise

@@ -1,0 +1,88 @@
+#include "gpu_advise/request.hpp"
+
+#include <fmt/format.h>
+
+#include "gpu_advise/error.hpp"
+#include "gpu_advise/text.hpp"
+
+namespace gpu_advise {
+
+std::span<const EnumName<Task>> names(Task) {
+  static constexpr EnumName<Task> table[] = {{Task::pretrain, "pretrain"},
+                                             {Task::full, "full"},
+                                             {Task::lora, "lora"},
+                                             {Task::qlora, "qlora"},
+                                             {Task::inference, "inference"}};
+  return table;
+}
+
+std::span<const EnumName<BudgetTier>> names(BudgetTier) {
+  static constexpr EnumName<BudgetTier> table[] = {
+      {BudgetTier::low, "low"}, {BudgetTier::medium, "medium"}, {BudgetTier::high, "high"}};
+  return table;
+}
+
+std::string_view describe(Task task) {
+  switch (task) {
+    case Task::pretrain: return "pretraining";
+    case Task::full: return "full fine-tune";
+    case Task::lora: return "LoRA fine-tune";
+    case Task::qlora: return "QLoRA fine-tune";
+    case Task::inference: return "inference";
+  }
+  return "?";
+}
+
+std::span<const TaskAlias> task_aliases() {
+  static constexpr TaskAlias table[] = {
+      {"pretrain", Task::pretrain},   {"pretraining", Task::pretrain}, {"pre-train", Task::pretrain},
+      {"full", Task::full},           {"full-ft", Task::full},         {"finetune", Task::full},
+      {"fine-tune", Task::full},      {"sft", Task::full},             {"lora", Task::lora},
+      {"qlora", Task::qlora},         {"inference", Task::inference},  {"infer", Task::inference},
+      {"serve", Task::inference},     {"serving", Task::inference},
+  };
+  return table;
+}
+
+Task parse_task(std::string_view raw, std::string_view flag) {
+  const std::string folded = text::to_lower(text::trim(raw));
+  std::vector<std::string> all;
+  for (const auto& [alias, task] : task_aliases()) {
+    if (alias == folded) {
+      return task;
+    }
+    all.emplace_back(alias);
+  }
+  std::string message = fmt::format("{}: '{}' is not a task; expected pretrain, full, lora, qlora or inference "
+                                    "(aliases: sft/finetune = full, serve = inference)",
+                                    flag, raw);
+  if (const auto suggestion = text::did_you_mean(folded, all)) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  throw UsageError(message);
+}
+
+BudgetTier parse_budget(std::string_view raw, std::string_view flag) {
+  const std::string folded = text::to_lower(text::trim(raw));
+  if (const auto tier = enum_from_string<BudgetTier>(folded)) {
+    return *tier;
+  }
+  std::string message = fmt::format("{}: '{}' is not a budget tier; expected low, medium or high", flag, raw);
+  if (const auto suggestion = text::did_you_mean(folded, {"low", "medium", "high"})) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  throw UsageError(message);
+}
+
+double Request::training_tokens() const {
+  switch (task) {
+    case Task::pretrain: return pretrain_tokens_per_param * params;
+    case Task::full:
+    case Task::lora:
+    case Task::qlora: return fine_tune_tokens;
+    case Task::inference: return 0;
+  }
+  return 0;
+}
+
+}  // namespace gpu_advise

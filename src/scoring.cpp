@@ -1,0 +1,84 @@
+#include "gpu_advise/scoring.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace gpu_advise {
+
+namespace {
+constexpr double full_headroom = 0.25;  // 25% of usable memory left earns the whole headroom score
+}
+
+ScoreWeights weights_for(BudgetTier tier) {
+  switch (tier) {
+    case BudgetTier::low: return {0.60, 0.25, 0.15};
+    case BudgetTier::medium: return {0.40, 0.40, 0.20};
+    case BudgetTier::high: return {0.15, 0.70, 0.15};
+  }
+  return {};
+}
+
+std::optional<double> cost_metric(const Estimate& estimate) {
+  if (estimate.inference) {
+    if (estimate.cost.usd_per_million_tokens) {
+      return estimate.cost.usd_per_million_tokens->typical;
+    }
+    return std::nullopt;
+  }
+  if (estimate.cost.rent_usd) {
+    return estimate.cost.rent_usd->typical;
+  }
+  return std::nullopt;
+}
+
+double speed_metric(const Estimate& estimate) {
+  if (estimate.inference) {
+    return estimate.inference->tokens_per_s.typical;
+  }
+  if (estimate.training && estimate.training->wall_hours.typical > 0) {
+    return 1.0 / estimate.training->wall_hours.typical;
+  }
+  return 0;
+}
+
+void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier) {
+  const ScoreWeights w = weights_for(tier);
+  double best_cost = std::numeric_limits<double>::infinity();
+  double best_speed = 0;
+  for (const auto& option : options) {
+    if (const auto cost = cost_metric(option.estimate)) {
+      best_cost = std::min(best_cost, *cost);
+    }
+    best_speed = std::max(best_speed, speed_metric(option.estimate));
+  }
+  for (auto& option : options) {
+    ScoreBreakdown& s = option.score;
+    s.cost_weight = w.cost;
+    s.speed_weight = w.speed;
+    s.headroom_weight = w.headroom;
+    const auto cost = cost_metric(option.estimate);
+    s.cost_known = cost.has_value();
+    s.cost = (cost && *cost > 0) ? best_cost / *cost : 0.0;
+    s.speed = best_speed > 0 ? speed_metric(option.estimate) / best_speed : 0.0;
+    s.headroom = std::clamp(option.estimate.headroom() / full_headroom, 0.0, 1.0);
+    s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom);
+  }
+  std::sort(options.begin(), options.end(), [](const Recommendation& a, const Recommendation& b) {
+    if (a.score.total != b.score.total) {
+      return a.score.total > b.score.total;
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    const double ca = cost_metric(a.estimate).value_or(inf);
+    const double cb = cost_metric(b.estimate).value_or(inf);
+    if (ca != cb) {
+      return ca < cb;
+    }
+    return a.gpu.id < b.gpu.id;
+  });
+  int rank = 1;
+  for (auto& option : options) {
+    option.rank = rank++;
+  }
+}
+
+}  // namespace gpu_advise

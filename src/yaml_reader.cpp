@@ -1,0 +1,291 @@
+#include "yaml_reader.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace gpu_advise::yaml {
+
+namespace {
+
+std::string describe_kind(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Null: return "empty";
+    case YAML::NodeType::Scalar: return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Undefined: return "missing";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void Diagnostics::error(const YAML::Mark& mark, std::string key_path, std::string message) {
+  const bool known = !mark.is_null() && mark.line >= 0;
+  m_list.push_back(Diagnostic{m_source, known ? mark.line + 1 : 0, known ? mark.column + 1 : 0,
+                              std::move(key_path), std::move(message)});
+}
+
+void Diagnostics::error(const YAML::Node& node, std::string key_path, std::string message) {
+  error(node.IsDefined() ? node.Mark() : YAML::Mark::null_mark(), std::move(key_path), std::move(message));
+}
+
+void Diagnostics::throw_if_any() {
+  if (!m_list.empty()) {
+    throw DataError(take());
+  }
+}
+
+YAML::Node parse(std::string_view text, Diagnostics& diagnostics) {
+  try {
+    return YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    diagnostics.error(e.mark, "", fmt::format("not valid YAML: {}", e.msg));
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+int line_of(const YAML::Node& node) { return node.IsDefined() ? node.Mark().line + 1 : 0; }
+
+bool is_partial_date(std::string_view text) {
+  auto digits = [&](std::size_t from, std::size_t count) {
+    if (text.size() < from + count) {
+      return -1;
+    }
+    int value = 0;
+    for (std::size_t i = from; i < from + count; ++i) {
+      if (text[i] < '0' || text[i] > '9') {
+        return -1;
+      }
+      value = value * 10 + (text[i] - '0');
+    }
+    return value;
+  };
+  const int year = digits(0, 4);
+  if (year < 1990 || year > 2100) {
+    return false;
+  }
+  if (text.size() == 4) {
+    return true;
+  }
+  if (text.size() < 7 || text[4] != '-') {
+    return false;
+  }
+  const int month = digits(5, 2);
+  if (month < 1 || month > 12) {
+    return false;
+  }
+  if (text.size() == 7) {
+    return true;
+  }
+  if (text.size() != 10 || text[7] != '-') {
+    return false;
+  }
+  const int day = digits(8, 2);
+  return day >= 1 && day <= 31;
+}
+
+std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& value, const std::string& path,
+                                  Bounds bounds) {
+  if (!value.IsScalar()) {
+    diagnostics.error(value, path, fmt::format("expected a number, found {}", describe_kind(value)));
+    return std::nullopt;
+  }
+  const std::string& raw = value.Scalar();
+  if (value.Tag() == "!") {  // a quoted scalar
+    diagnostics.error(value, path, fmt::format("expected a number, found the quoted string \"{}\"", raw));
+    return std::nullopt;
+  }
+  double number = 0;
+  const char* const begin = raw.data();
+  const char* const end = begin + raw.size();
+  const bool plain = !raw.empty() && (raw[0] == '-' || raw[0] == '.' || (raw[0] >= '0' && raw[0] <= '9'));
+  const auto [ptr, ec] = plain ? std::from_chars(begin, end, number) : std::from_chars_result{begin, std::errc::invalid_argument};
+  if (ec == std::errc::result_out_of_range) {
+    diagnostics.error(value, path, fmt::format("'{}' is out of range", raw));
+    return std::nullopt;
+  }
+  if (ec != std::errc{} || ptr != end || !std::isfinite(number)) {
+    diagnostics.error(value, path, fmt::format("expected a number, found '{}'", raw));
+    return std::nullopt;
+  }
+  if (number < 0) {
+    diagnostics.error(value, path, fmt::format("must not be negative, found {}", raw));
+    return std::nullopt;
+  }
+  if (bounds.positive && number == 0) {
+    diagnostics.error(value, path, "must be greater than 0");
+    return std::nullopt;
+  }
+  if (number < bounds.min || number > bounds.max) {
+    diagnostics.error(value, path,
+                      fmt::format("{} is outside the plausible range {:g} to {:g}", raw, bounds.min, bounds.max));
+    return std::nullopt;
+  }
+  return number;
+}
+
+MapReader::MapReader(Diagnostics& diagnostics, const YAML::Node& node, std::string path)
+    : m_diagnostics(diagnostics), m_node(node), m_path(std::move(path)) {
+  if (!node.IsDefined()) {
+    return;
+  }
+  if (!node.IsMap()) {
+    m_diagnostics.error(node, m_path.empty() ? "(document)" : m_path,
+                        fmt::format("expected a mapping of keys to values, found {}", describe_kind(node)));
+    return;
+  }
+  m_valid = true;
+}
+
+std::string MapReader::child_path(std::string_view key) const {
+  return m_path.empty() ? std::string(key) : fmt::format("{}.{}", m_path, key);
+}
+
+std::optional<YAML::Node> MapReader::node(std::string_view key, Presence presence) {
+  m_declared.emplace(key);
+  if (!m_valid) {
+    return std::nullopt;
+  }
+  for (const auto& pair : m_node) {
+    if (pair.first.IsScalar() && pair.first.Scalar() == key) {
+      if (pair.second.IsNull()) {
+        if (presence == Presence::required) {
+          m_diagnostics.error(pair.first, child_path(key), "has no value");
+        }
+        return std::nullopt;
+      }
+      return pair.second;
+    }
+  }
+  if (presence == Presence::required) {
+    std::vector<std::string> present;
+    for (const auto& pair : m_node) {
+      if (pair.first.IsScalar()) {
+        present.push_back(pair.first.Scalar());
+      }
+    }
+    std::string message = "required key is missing";
+    if (const auto typo = text::did_you_mean(key, present)) {
+      message += fmt::format(" (is '{}' a misspelling of it?)", *typo);
+    }
+    m_diagnostics.error(m_node, child_path(key), std::move(message));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> MapReader::scalar(const YAML::Node& value, const std::string& path) {
+  if (!value.IsScalar()) {
+    m_diagnostics.error(value, path, fmt::format("expected a single value, found {}", describe_kind(value)));
+    return std::nullopt;
+  }
+  return value.Scalar();
+}
+
+std::optional<std::string> MapReader::string(std::string_view key, Presence presence) {
+  const auto value = node(key, presence);
+  if (!value) {
+    return std::nullopt;
+  }
+  auto text = scalar(*value, child_path(key));
+  if (text && text->empty() && presence == Presence::required) {
+    m_diagnostics.error(*value, child_path(key), "must not be empty");
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<double> MapReader::number(std::string_view key, Presence presence, Bounds bounds) {
+  const auto value = node(key, presence);
+  if (!value) {
+    return std::nullopt;
+  }
+  return read_number(m_diagnostics, *value, child_path(key), bounds);
+}
+
+std::optional<std::int64_t> MapReader::integer(std::string_view key, Presence presence, std::int64_t min,
+                                               std::int64_t max) {
+  const auto value = node(key, presence);
+  if (!value) {
+    return std::nullopt;
+  }
+  const auto number = read_number(m_diagnostics, *value, child_path(key),
+                                  Bounds{static_cast<double>(min), static_cast<double>(max), min > 0});
+  if (!number) {
+    return std::nullopt;
+  }
+  if (std::floor(*number) != *number) {
+    m_diagnostics.error(*value, child_path(key), fmt::format("expected a whole number, found {}", value->Scalar()));
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(*number);
+}
+
+std::optional<std::vector<std::string>> MapReader::string_list(std::string_view key, Presence presence) {
+  const auto value = node(key, presence);
+  if (!value) {
+    return std::nullopt;
+  }
+  const auto path = child_path(key);
+  if (!value->IsSequence()) {
+    m_diagnostics.error(*value, path, fmt::format("expected a list of strings, found {}", describe_kind(*value)));
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  std::size_t index = 0;
+  for (const auto& item : *value) {
+    const auto item_path = fmt::format("{}[{}]", path, index++);
+    if (auto text = scalar(item, item_path)) {
+      if (text->empty()) {
+        m_diagnostics.error(item, item_path, "must not be empty");
+      } else {
+        out.push_back(std::move(*text));
+      }
+    }
+  }
+  return out;
+}
+
+void MapReader::report_bad_enum(const YAML::Node& value, const std::string& path, const std::string& raw,
+                                const std::vector<std::string>& valid) {
+  std::string message = fmt::format("'{}' is not valid; expected {}", raw, text::join_or(valid));
+  if (const auto suggestion = text::did_you_mean(raw, valid)) {
+    message += fmt::format(" (did you mean '{}'?)", *suggestion);
+  }
+  m_diagnostics.error(value, path, std::move(message));
+}
+
+void MapReader::finish() {
+  if (!m_valid) {
+    return;
+  }
+  std::map<std::string, int> first_line;
+  const std::vector<std::string> declared(m_declared.begin(), m_declared.end());
+  for (const auto& pair : m_node) {
+    if (!pair.first.IsScalar()) {
+      m_diagnostics.error(pair.first, m_path, "keys must be plain names");
+      continue;
+    }
+    const std::string& key = pair.first.Scalar();
+    const auto [it, inserted] = first_line.emplace(key, line_of(pair.first));
+    if (!inserted) {
+      m_diagnostics.error(pair.first, child_path(key),
+                          fmt::format("duplicate key (first defined at line {})", it->second));
+      continue;
+    }
+    if (m_declared.find(key) == m_declared.end()) {
+      std::string message = "unknown key";
+      if (const auto suggestion = text::did_you_mean(key, declared)) {
+        message += fmt::format("; did you mean '{}'?", *suggestion);
+      } else {
+        message += fmt::format("; valid keys here: {}", text::join(declared, ", "));
+      }
+      m_diagnostics.error(pair.first, child_path(key), std::move(message));
+    }
+  }
+}
+
+}  // namespace gpu_advise::yaml

@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include "gpu_advise/scoring.hpp"
+#include "gpu_fixture.hpp"
+
+using namespace gpu_advise;
+
+namespace {
+Recommendation option(const std::string& id, double rent_usd, double wall_hours, double headroom) {
+  Recommendation r;
+  r.gpu = test::card(id, 80, 2000, 312, 8, std::nullopt);
+  r.estimate.fits = true;
+  r.estimate.count = 1;
+  r.estimate.usable_bytes = 100;
+  r.estimate.per_gpu.weights = 100 * (1 - headroom);
+  TrainingEstimate t;
+  t.wall_hours = {wall_hours, wall_hours, wall_hours};
+  r.estimate.training = t;
+  if (rent_usd > 0) {
+    r.estimate.cost.rent_usd = Range{rent_usd, rent_usd, rent_usd};
+  }
+  return r;
+}
+}  // namespace
+
+TEST_CASE("each budget tier's weights add up to one", "[scoring]") {
+  for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
+    const auto w = weights_for(tier);
+    CHECK(w.cost + w.speed + w.headroom == Approx(1.0));
+  }
+  CHECK(weights_for(BudgetTier::low).cost > weights_for(BudgetTier::high).cost);
+  CHECK(weights_for(BudgetTier::high).speed > weights_for(BudgetTier::low).speed);
+}
+
+TEST_CASE("a low budget prefers the cheap plan, a high budget the fast one", "[scoring]") {
+  std::vector<Recommendation> options = {option("fast", 400, 10, 0.3), option("cheap", 100, 40, 0.3)};
+  score_and_rank(options, BudgetTier::low);
+  CHECK(options.front().gpu.id == "cheap");
+  score_and_rank(options, BudgetTier::high);
+  CHECK(options.front().gpu.id == "fast");
+  CHECK(options.front().rank == 1);
+  CHECK(options.back().rank == 2);
+}
+
+TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
+  std::vector<Recommendation> options = {option("a", 100, 10, 0.5), option("b", 200, 20, 0.1)};
+  score_and_rank(options, BudgetTier::medium);
+  CHECK(options[0].score.total == Approx(100.0));
+  CHECK(options[1].score.cost == Approx(0.5));
+  CHECK(options[1].score.speed == Approx(0.5));
+  CHECK(options[1].score.headroom == Approx(0.4));
+}
+
+TEST_CASE("an unknown price scores zero on cost and is said to be unknown", "[scoring]") {
+  std::vector<Recommendation> options = {option("priced", 100, 10, 0.3), option("unpriced", 0, 10, 0.3)};
+  score_and_rank(options, BudgetTier::medium);
+  CHECK(options.back().gpu.id == "unpriced");
+  CHECK_FALSE(options.back().score.cost_known);
+  CHECK(options.back().score.cost == 0);
+}
+
+TEST_CASE("ties break by cost, then by id, so the order is total", "[scoring]") {
+  std::vector<Recommendation> options = {option("b", 0, 10, 0.3), option("a", 0, 10, 0.3)};
+  score_and_rank(options, BudgetTier::medium);
+  CHECK(options[0].gpu.id == "a");
+  CHECK(options[1].gpu.id == "b");
+}
