@@ -56,8 +56,8 @@ std::vector<std::string> rationale_for(const Request& request, const Recommendat
                                   format::money(e.cost.rent_usd->typical), format::money(price.typical), format::money(price.low),
                                   format::money(price.high)));
     } else if (e.cost.usd_per_million_tokens) {
-      lines.push_back(fmt::format("rent {}/hour for {} GPUs, about {} per million output tokens",
-                                  format::money(e.cost.rent_usd->typical), e.count,
+      lines.push_back(fmt::format("rent {}/hour for {} GPU{}, about {} per million output tokens",
+                                  format::money(e.cost.rent_usd->typical), e.count, e.count == 1 ? "" : "s",
                                   format::money(e.cost.usd_per_million_tokens->typical)));
     }
   } else {

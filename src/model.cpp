@@ -37,10 +37,11 @@ double ModelShape::lora_params(int rank) const {
 std::span<const ModelShape> reference_shapes() {
   // Values from each model's Hugging Face config.json.
   //                 basis            inf   N  Nact  L    h     a    g   dh    ffn    V       tied
-  static const std::array<ModelShape, 10> shapes = {{
+  static const std::array<ModelShape, 11> shapes = {{
       {"Llama 3.2 1B", false, 1.24e9, 1.24e9, 16, 2048, 32, 8, 64, 8192, 128256, true},
       {"Llama 3.2 3B", false, 3.21e9, 3.21e9, 28, 3072, 24, 8, 128, 8192, 128256, true},
       {"Llama 2 7B", false, 6.74e9, 6.74e9, 32, 4096, 32, 32, 128, 11008, 32000, false},
+      {"Mistral 7B", false, 7.24e9, 7.24e9, 32, 4096, 32, 8, 128, 14336, 32000, false},
       {"Llama 3.1 8B", false, 8.03e9, 8.03e9, 32, 4096, 32, 8, 128, 14336, 128256, false},
       {"Llama 2 13B", false, 13.0e9, 13.0e9, 40, 5120, 40, 40, 128, 13824, 32000, false},
       {"Qwen2.5 14B", false, 14.8e9, 14.8e9, 48, 5120, 40, 8, 128, 13824, 152064, false},

@@ -153,7 +153,6 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
                "gpu-advise"};
   app.footer(footer);
   app.set_version_flag("--version", std::string("gpu-advise ") + version::string);
-  app.option_defaults()->always_capture_default();
   app.require_subcommand(0, 1);
 
   app.add_option("--params", flags.params, "Total parameters of the model: 70B, 7b, 1.5T, 405e9")

@@ -187,7 +187,7 @@ TEST_CASE("a --catalog file adds cards and overrides them by id", "[cli][catalog
   CHECK_THAT(missing.err, Catch::Contains("nope.yaml: cannot read: no such file"));
 }
 
-TEST_CASE("an --output file is written and a directory refused the file and refuses a directory", "[cli]") {
+TEST_CASE("an --output file is written and a directory refused", "[cli]") {
   const auto target = scratch() / "plan.json";
   std::filesystem::remove(target);
   const Result r = run({"--params", "8B", "--task", "inference", "--format", "json", "--output", target.string()});

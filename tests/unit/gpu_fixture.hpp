@@ -1,7 +1,8 @@
-// Hand-built cards for estimator tests, independent of the shipped catalog.
+// Hand-built cards and requests for tests, independent of the shipped catalog.
 #pragma once
 
 #include "gpu_advise/gpu.hpp"
+#include "gpu_advise/request.hpp"
 
 namespace gpu_advise::test {
 
@@ -20,6 +21,13 @@ inline GpuSpec card(const std::string& id, double capacity_gib, double bandwidth
                                                  "2026", "s"});
   }
   return g;
+}
+
+inline Request request(double params, Task task) {
+  Request r;
+  r.params = params;
+  r.task = task;
+  return r;
 }
 
 }  // namespace gpu_advise::test

@@ -4,17 +4,11 @@
 
 #include "catalog_fixture.hpp"
 #include "gpu_advise/advisor.hpp"
+#include "gpu_fixture.hpp"
 
 using namespace gpu_advise;
 
-namespace {
-Request request(double params, Task task) {
-  Request r;
-  r.params = params;
-  r.task = task;
-  return r;
-}
-}  // namespace
+using test::request;
 
 TEST_CASE("every card is either recommended or rejected with a reason", "[advisor]") {
   const Catalog catalog = load_embedded_catalog();

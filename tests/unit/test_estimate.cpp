@@ -8,14 +8,7 @@
 
 using namespace gpu_advise;
 
-namespace {
-Request request(double params, Task task) {
-  Request r;
-  r.params = params;
-  r.task = task;
-  return r;
-}
-}  // namespace
+using test::request;
 
 TEST_CASE("GPU counts are 1, 2, 4, 8 then whole nodes", "[estimate]") {
   CHECK(candidate_counts(20) == std::vector<int>{1, 2, 4, 8, 16});

@@ -21,6 +21,7 @@ TEST_CASE("reference shapes add up to their published parameter counts", "[model
   // Llama 3.1 8B 8.03B; Llama 3.1 70B 70.6B; Llama 3.1 405B 405.9B (model cards).
   CHECK(reference("Llama 2 7B").shape_params() == Approx(6'738'415'616).epsilon(0.001));
   CHECK(reference("Llama 3.1 8B").shape_params() == Approx(8.03e9).epsilon(0.005));
+  CHECK(reference("Mistral 7B").shape_params() == Approx(7.24e9).epsilon(0.005));
   CHECK(reference("Llama 3.1 70B").shape_params() == Approx(70.6e9).epsilon(0.005));
   CHECK(reference("Llama 3.1 405B").shape_params() == Approx(405.9e9).epsilon(0.005));
   CHECK(reference("Qwen2.5 72B").shape_params() == Approx(72.7e9).epsilon(0.005));
@@ -45,7 +46,7 @@ TEST_CASE("a bare parameter count borrows the nearest family's shape", "[model]"
   CHECK(seventy.basis == "Llama 3.1 70B");
   CHECK(seventy.params == 70e9);
   CHECK(seventy.shape_params() == Approx(70e9).epsilon(0.02));
-  CHECK(infer_shape(7e9).basis == "Llama 2 7B");
+  CHECK(infer_shape(7e9).basis == "Mistral 7B");  // nearer in log scale than Llama 2 7B, and GQA like today's 7B models
   CHECK(infer_shape(1.5e12).layers > reference("Llama 3.1 405B").layers);
   const ModelShape tiny = infer_shape(1e6);
   CHECK(tiny.layers >= 1);
