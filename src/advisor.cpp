@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
 #include "gpu_advise/scoring.hpp"
+#include "gpu_advise/text.hpp"
 #include "quantity_format.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise_version.hpp"
@@ -14,54 +16,81 @@ namespace gpu_advise {
 
 namespace {
 
-std::string tokens(double count) { return format_parameter_count(count); }
 
 std::string describe_memory(const Request& request, const MemoryBreakdown& m) {
   if (request.task == Task::inference) {
-    return fmt::format("weights {}, KV cache {}, reserve {}", format::gib(m.weights), format::gib(m.kv_cache), format::gib(m.reserve));
+    return fmt::format("weights {}, KV cache {}, reserve {}", format::gib(m.weights), format::gib(m.kv_cache),
+                       format::gib(m.reserve));
   }
   if (request.task == Task::lora || request.task == Task::qlora) {
     return fmt::format("frozen base and adapters {}, adapter gradients and optimizer {}, activations {}, reserve {}",
-                       format::gib(m.weights), format::gib(m.gradients + m.optimizer), format::gib(m.activations), format::gib(m.reserve));
+                       format::gib(m.weights), format::gib(m.gradients + m.optimizer), format::gib(m.activations),
+                       format::gib(m.reserve));
   }
   return fmt::format("weights {}, gradients {}, optimizer {}, activations {}, reserve {}", format::gib(m.weights),
-                     format::gib(m.gradients), format::gib(m.optimizer), format::gib(m.activations), format::gib(m.reserve));
+                     format::gib(m.gradients), format::gib(m.optimizer), format::gib(m.activations),
+                     format::gib(m.reserve));
+}
+
+std::string range_text(const Range& r, const std::function<std::string(double)>& show) {
+  return fmt::format("{} (range {} to {})", show(r.typical), show(r.low), show(r.high));
 }
 
 std::vector<std::string> rationale_for(const Request& request, const Recommendation& option, bool cheapest,
                                        bool fastest) {
   const Estimate& e = option.estimate;
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("fits on {} x {} GiB: needs {} GiB per GPU of {} GiB usable ({:.0f}% headroom); {}",
-                              e.count, fmt::format("{:g}", option.gpu.memory.capacity_gib), format::gib(e.per_gpu.total()),
-                              format::gib(e.usable_bytes), 100.0 * e.headroom(), describe_memory(request, e.per_gpu)));
+  lines.push_back(fmt::format("fits on {} x {} GiB as {}: needs {} GiB per GPU of {} GiB usable ({:.0f}% headroom); {}",
+                              e.count, format::number(option.gpu.memory.capacity_gib), e.layout_text,
+                              format::gib(e.per_gpu.total()), format::gib(e.usable_bytes), 100.0 * e.headroom(),
+                              describe_memory(request, e.per_gpu)));
   if (e.training) {
     const auto& t = *e.training;
-    lines.push_back(fmt::format("about {} wall time ({:.0f} GPU-hours) for {} tokens at {:.0f}% MFU of {:g} dense "
-                                "BF16 TFLOPS",
-                                format::duration(t.wall_hours.typical), t.gpu_hours.typical, tokens(t.tokens),
-                                100.0 * t.mfu.typical, option.gpu.compute.bf16_tflops));
+    lines.push_back(fmt::format("about {} wall time, {} GPU-hours, for {} tokens at {:.0f}% MFU of {} dense {} TFLOPS",
+                                range_text(t.wall_hours, format::duration),
+                                format::number(t.gpu_hours.typical), format_parameter_count(t.tokens),
+                                100.0 * t.mfu.typical, format::number(t.peak_tflops), t.fp8 ? "FP8" : "BF16"));
   }
   if (e.inference) {
     const auto& inf = *e.inference;
-    lines.push_back(fmt::format("about {:.0f} output tokens/s for {} concurrent sequences ({:.0f} ms per token), "
-                                "decode bound by {:g} GB/s memory bandwidth",
-                                inf.tokens_per_s.typical, inf.concurrency, inf.tpot_ms.typical,
-                                option.gpu.memory.bandwidth_gb_per_s));
+    lines.push_back(fmt::format(
+        "about {:.0f} output tokens/s for {} concurrent sequences ({:.0f} ms per token, first token in {:.0f} ms); "
+        "up to {} sequences of {} tokens fit, about {:.0f} tokens/s",
+        inf.tokens_per_s.typical, inf.concurrency, inf.tpot_ms.typical, inf.ttft_ms.typical, inf.max_concurrency,
+        inf.context, inf.max_tokens_per_s.typical));
   }
-  if (e.cost.rent_usd_per_gpu_hour) {
-    const auto& price = *e.cost.rent_usd_per_gpu_hour;
-    if (e.training && e.cost.rent_usd) {
-      lines.push_back(fmt::format("rent about {} for the run at {}/GPU-hour (quotes {} to {})",
-                                  format::money(e.cost.rent_usd->typical), format::money(price.typical), format::money(price.low),
-                                  format::money(price.high)));
-    } else if (e.cost.usd_per_million_tokens) {
-      lines.push_back(fmt::format("rent {}/hour for {} GPU{}, about {} per million output tokens",
-                                  format::money(e.cost.rent_usd->typical), e.count, e.count == 1 ? "" : "s",
-                                  format::money(e.cost.usd_per_million_tokens->typical)));
+  const auto& c = e.cost;
+  if (request.mode == CostMode::buy) {
+    if (c.purchase_usd) {
+      std::string line = fmt::format("buy the cards for about {}", format::money(c.purchase_usd->typical));
+      if (c.buy_usd && e.training) {
+        line += fmt::format("; amortised cards and power for the run about {}", format::money(c.buy_usd->typical));
+      } else if (c.buy_usd) {
+        line += fmt::format("; amortised cards and power about {} per month", format::money(c.buy_usd->typical));
+      }
+      if (c.usd_per_million_tokens) {
+        line += fmt::format(", {} per million output tokens", format::money(c.usd_per_million_tokens->typical));
+      }
+      lines.push_back(line);
+    } else {
+      lines.push_back("no sourced purchase price in the catalog: cost scores 0");
+    }
+  } else if (c.rent_usd_per_gpu_hour) {
+    const auto& price = *c.rent_usd_per_gpu_hour;
+    const std::string where = c.price_basis == "--price" ? "your --price"
+                              : price.low == price.high
+                                  ? "one quote"
+                                  : fmt::format("quotes {} to {}", format::money(price.low), format::money(price.high));
+    if (e.training && c.rent_usd) {
+      lines.push_back(fmt::format("rent about {} for the run at {}/GPU-hour ({})", format::money(c.rent_usd->typical),
+                                  format::money(price.typical), where));
+    } else if (c.rent_usd && c.usd_per_million_tokens) {
+      lines.push_back(fmt::format("rent {}/hour for {} GPU{} ({}), about {} per million output tokens",
+                                  format::money(c.rent_usd->typical), e.count, e.count == 1 ? "" : "s", where,
+                                  format::money(c.usd_per_million_tokens->typical)));
     }
   } else {
-    lines.push_back("no sourced rental price in the catalog: cost scores 0");
+    lines.push_back("no sourced rental price in the catalog: cost scores 0 (give one with --price ID=USD)");
   }
   if (cheapest && fastest) {
     lines.push_back("cheapest and fastest of the cards that fit");
@@ -81,37 +110,72 @@ std::vector<std::string> rationale_for(const Request& request, const Recommendat
 
 std::vector<std::string> assumptions_for(const Request& request, const ModelShape& model) {
   std::vector<std::string> out;
-  if (model.inferred) {
-    out.push_back(fmt::format("model shape inferred from {} ({} layers, hidden {}, {} KV heads, vocabulary {}); "
-                              "give the real shape for a tighter estimate",
-                              model.basis, model.layers, model.hidden, model.kv_heads, model.vocab));
+  switch (model.source) {
+    case ModelSource::inferred:
+      out.push_back(fmt::format("model shape inferred from {} ({} layers, hidden {}, {} KV heads, vocabulary {}); "
+                                "--model or --model-config give the real shape",
+                                model.basis, model.layers, model.hidden, model.kv_heads, model.vocab));
+      break;
+    case ModelSource::preset:
+      out.push_back(fmt::format("model: {} preset ({} parameters{}, {} layers, hidden {}, {} KV heads)", model.name,
+                                format_parameter_count(model.params),
+                                model.is_moe() ? fmt::format(", {} active", format_parameter_count(model.active_params))
+                                               : std::string(),
+                                model.layers, model.hidden, model.kv_heads));
+      break;
+    case ModelSource::config_json:
+      out.push_back(fmt::format("model: {} ({} parameters computed from the config)", model.name,
+                                format_parameter_count(model.params)));
+      break;
   }
-  out.push_back("precision: BF16 weights and compute; dense (non-sparse) peak TFLOPS");
   if (is_training(request.task)) {
-    out.push_back(fmt::format("sequence length {}, micro-batch {} per GPU, full activation recompute, flash attention",
-                              request.seq_len, request.micro_batch));
+    out.push_back(fmt::format("{} weights and compute; dense (non-sparse) peak TFLOPS",
+                              request.fp8_training ? "FP8 matmuls where the card has them, BF16" : "BF16"));
+    const char* recompute = request.effective_recompute() == Recompute::full        ? "full activation recompute"
+                            : request.effective_recompute() == Recompute::selective ? "selective recompute"
+                                                                                    : "no activation recompute";
+    out.push_back(fmt::format("sequence length {}, micro-batch {} per GPU, {}, flash attention", request.seq_len,
+                              request.micro_batch, recompute));
     if (request.task == Task::pretrain) {
-      out.push_back(fmt::format("training tokens: {} per parameter = {} (Chinchilla)",
-                                request.pretrain_tokens_per_param, tokens(request.training_tokens())));
+      out.push_back(fmt::format("training tokens: {}{}", format_parameter_count(request.training_tokens()),
+                                request.tokens ? " (--tokens)" : " (20 per parameter, Chinchilla)"));
     } else {
-      out.push_back(fmt::format("training tokens: {} (dataset tokens x epochs; a stated default)",
-                                tokens(request.training_tokens())));
+      out.push_back(fmt::format("training tokens: {} ({} x {} epoch{}{})",
+                                format_parameter_count(request.training_tokens()),
+                                format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)),
+                                format::number(request.epochs), request.epochs == 1 ? "" : "s",
+                                request.tokens ? "" : "; a stated default dataset size, set it with --tokens"));
     }
     if (request.task == Task::full || request.task == Task::pretrain) {
-      out.push_back("mixed-precision AdamW: 16 bytes per parameter of model states, sharded with ZeRO-3 / FSDP");
+      out.push_back("mixed-precision AdamW: 16 bytes per parameter of model states, split by TP x PP and sharded by "
+                    "ZeRO over data parallel");
     } else {
-      out.push_back(fmt::format("LoRA rank {} on q, k, v, o, gate, up and down projections; AdamW on adapters only",
-                                request.lora_rank));
+      out.push_back(fmt::format("LoRA rank {} on every linear layer of the blocks; AdamW on adapters only{}",
+                                request.lora_rank,
+                                request.task == Task::qlora ? "; NF4 base with double quantisation" : ""));
+    }
+    if (request.deadline_hours) {
+      out.push_back(fmt::format("deadline: {} of wall time", format::duration(*request.deadline_hours)));
     }
   } else {
-    out.push_back(fmt::format("KV cache for {} concurrent sequences of {} tokens (BF16)", request.concurrency,
-                              request.context));
+    out.push_back(fmt::format("{} weights, {} KV cache; {} concurrent sequences of {} tokens ({} prompt + {} output)",
+                              text::to_upper(to_string(request.precision)), text::to_upper(to_string(request.kv_precision)),
+                              request.concurrency, request.context, request.prompt_tokens(),
+                              request.effective_output_tokens()));
   }
   out.push_back(fmt::format("{:.0f}% of each card's memory is usable; {} GiB per GPU reserved for the runtime",
                             100.0 * constants::usable_memory_fraction,
-                            is_training(request.task) ? constants::training_reserve_gib
-                                                      : constants::inference_reserve_gib));
-  out.push_back("prices: indicative rental quotes from the catalog, each with its provider and date");
+                            format::number(is_training(request.task) ? constants::training_reserve_gib
+                                                                     : constants::inference_reserve_gib)));
+  if (request.mode == CostMode::rent) {
+    out.push_back("cost: renting, at indicative quotes from the catalog (each with its provider and date)");
+  } else {
+    const auto& own = request.ownership;
+    out.push_back(fmt::format("cost: buying the cards (catalog purchase quotes), amortised over {} years, power at TDP "
+                              "x {:.0f}% x PUE {} at ${}/kWh; servers, networking and hosting not included",
+                              format::number(own.amortisation_years), 100.0 * own.utilisation,
+                              format::number(own.pue), format::number(own.usd_per_kwh)));
+  }
   return out;
 }
 
@@ -132,7 +196,7 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       if (!e.fits) {
         continue;
       }
-      const auto price = price_range(gpu->rent_usd_per_gpu_hour, Region::global);
+      const auto price = e.cost.rent_usd_per_gpu_hour;
       // Cheapest hourly cost; cards without a price sort after priced ones.
       const double cost = price ? price->typical * e.count : 1e12 * e.count;
       if (!best || cost < best_cost || (cost == best_cost && gpu->id < best->gpu_id)) {
@@ -143,9 +207,10 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     }
     return best;
   };
-  if (request.count) {
+  if (request.count || request.deadline_hours) {
     Request relaxed = request;
     relaxed.count.reset();
+    relaxed.deadline_hours.reset();
     if (auto way = best_for(relaxed)) {
       out.push_back(*way);
     }
@@ -163,12 +228,12 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
 
 }  // namespace
 
-Report advise(const Request& request, const Catalog& catalog) {
+Report advise(const Request& request, const ModelShape& model, const Catalog& catalog) {
   Report report;
   report.tool_version = version::string;
   report.catalog = catalog.info();
   report.request = request;
-  report.model = infer_shape(request.params);
+  report.model = model;
 
   std::vector<Recommendation> options;
   std::vector<const GpuSpec*> considered;
@@ -188,7 +253,7 @@ Report advise(const Request& request, const Catalog& catalog) {
     options.push_back(Recommendation{0, gpu, std::move(e), {}, {}});
   }
 
-  score_and_rank(options, request.budget);
+  score_and_rank(options, request.budget, request.mode);
   for (auto& option : options) {
     option.rationale = rationale_for(request, option, option.score.cost_known && option.score.cost >= 1.0,
                                      option.score.speed >= 1.0);

@@ -9,9 +9,23 @@
 
 namespace gpu_advise {
 
-Catalog::Catalog(CatalogInfo info, std::vector<GpuSpec> gpus) : m_info(std::move(info)), m_gpus(std::move(gpus)) {}
+Catalog::Catalog(CatalogInfo info, std::vector<GpuSpec> gpus, std::map<Architecture, Efficiency> efficiency)
+    : m_info(std::move(info)), m_gpus(std::move(gpus)), m_efficiency(std::move(efficiency)) {
+  apply_efficiency();
+}
+
+void Catalog::apply_efficiency() {
+  for (auto& gpu : m_gpus) {
+    if (const auto it = m_efficiency.find(gpu.architecture); it != m_efficiency.end()) {
+      gpu.efficiency = it->second;
+    }
+  }
+}
 
 void Catalog::merge(const Catalog& overlay) {
+  for (const auto& [architecture, efficiency] : overlay.efficiency()) {
+    m_efficiency[architecture] = efficiency;
+  }
   for (const auto& card : overlay.gpus()) {
     const auto it = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return g.id == card.id; });
     if (it != m_gpus.end()) {
@@ -21,6 +35,7 @@ void Catalog::merge(const Catalog& overlay) {
     }
   }
   m_info.origins.insert(m_info.origins.end(), overlay.info().origins.begin(), overlay.info().origins.end());
+  apply_efficiency();
 }
 
 Catalog::Lookup Catalog::find(std::string_view query) const {

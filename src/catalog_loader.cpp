@@ -85,10 +85,21 @@ class CatalogParser {
         }
       }
     }
+    std::map<Architecture, Efficiency> efficiency;
+    if (const auto list = top.node("architectures", m_role == CatalogRole::base ? Presence::required : Presence::optional)) {
+      efficiency = architectures(*list);
+      if (m_role == CatalogRole::base) {
+        for (const auto& name : enum_names<Architecture>()) {
+          if (efficiency.count(*enum_from_string<Architecture>(name)) == 0) {
+            m_diagnostics.error(*list, "architectures", fmt::format("no entry for architecture '{}'", name));
+          }
+        }
+      }
+    }
     top.finish();
-    check_duplicate_ids(gpus, document);
+    check_duplicate_ids();
     m_diagnostics.throw_if_any();
-    return Catalog(std::move(info), std::move(gpus));
+    return Catalog(std::move(info), std::move(gpus), std::move(efficiency));
   }
 
  private:
@@ -115,7 +126,7 @@ class CatalogParser {
                             fmt::format("'{}' is not a valid id; use lower-case letters, digits, '-' and '.'", *id));
       }
       gpu.id = std::move(*id);
-      m_id_nodes.emplace_back(gpu.id, *map.node("id", Presence::required));
+      m_id_nodes.push_back({gpu.id, map.child_path("id"), *map.node("id", Presence::required)});
     }
     gpu.aliases = map.string_list("aliases", Presence::optional).value_or(std::vector<std::string>{});
     gpu.vendor = map.enumeration<Vendor>("vendor", Presence::required).value_or(Vendor::nvidia);
@@ -298,20 +309,78 @@ class CatalogParser {
     map.finish();
   }
 
-  void check_duplicate_ids(const std::vector<GpuSpec>& gpus, const YAML::Node&) {
-    std::map<std::string, int> first_line;
-    for (const auto& [id, node] : m_id_nodes) {
-      const auto [it, inserted] = first_line.emplace(id, yaml::line_of(node));
-      if (!inserted) {
-        m_diagnostics.error(node, "id", fmt::format("duplicate id '{}' (first defined at line {})", id, it->second));
+  std::optional<Range> range(MapReader& map, std::string_view key, Bounds bounds) {
+    const auto node = map.node(key, Presence::required);
+    if (!node) {
+      return std::nullopt;
+    }
+    MapReader r(m_diagnostics, *node, map.child_path(key));
+    const auto low = r.number("low", Presence::required, bounds);
+    const auto typical = r.number("typical", Presence::required, bounds);
+    const auto high = r.number("high", Presence::required, bounds);
+    r.finish();
+    if (!low || !typical || !high) {
+      return std::nullopt;
+    }
+    if (!(*low <= *typical && *typical <= *high)) {
+      m_diagnostics.error(*node, map.child_path(key), "expected low <= typical <= high");
+      return std::nullopt;
+    }
+    return Range{*low, *typical, *high};
+  }
+
+  std::map<Architecture, Efficiency> architectures(const YAML::Node& list) {
+    std::map<Architecture, Efficiency> out;
+    if (!list.IsSequence()) {
+      m_diagnostics.error(list, "architectures", "expected a list of architecture entries");
+      return out;
+    }
+    constexpr Bounds fraction{0.01, 1.0, true};
+    std::size_t index = 0;
+    for (const auto& item : list) {
+      const auto path = fmt::format("architectures[{}]", index++);
+      MapReader map(m_diagnostics, item, path);
+      if (!map.valid()) {
+        continue;
+      }
+      const auto architecture = map.enumeration<Architecture>("architecture", Presence::required);
+      Efficiency e;
+      e.training_mfu = range(map, "training_mfu", fraction).value_or(e.training_mfu);
+      e.fine_tune_mfu = range(map, "fine_tune_mfu", fraction).value_or(e.fine_tune_mfu);
+      e.decode_bandwidth = range(map, "decode_bandwidth_efficiency", fraction).value_or(e.decode_bandwidth);
+      e.prefill_compute = range(map, "prefill_compute_efficiency", fraction).value_or(e.prefill_compute);
+      e.sources = map.string_list("sources", Presence::required).value_or(std::vector<std::string>{});
+      (void)map.string("notes", Presence::optional);
+      map.finish();
+      if (architecture) {
+        if (out.count(*architecture) > 0) {
+          m_diagnostics.error(item, path, fmt::format("duplicate entry for '{}'", to_string(*architecture)));
+        }
+        out[*architecture] = e;
       }
     }
-    (void)gpus;
+    return out;
+  }
+
+  void check_duplicate_ids() {
+    std::map<std::string, int> first_line;
+    for (const auto& entry : m_id_nodes) {
+      const auto [it, inserted] = first_line.emplace(entry.id, yaml::line_of(entry.node));
+      if (!inserted) {
+        m_diagnostics.error(entry.node, entry.path,
+                            fmt::format("duplicate id '{}' (first defined at line {})", entry.id, it->second));
+      }
+    }
   }
 
   yaml::Diagnostics m_diagnostics;
   CatalogRole m_role;
-  std::vector<std::pair<std::string, YAML::Node>> m_id_nodes;
+  struct IdNode {
+    std::string id;
+    std::string path;
+    YAML::Node node;
+  };
+  std::vector<IdNode> m_id_nodes;
 };
 
 }  // namespace

@@ -11,56 +11,94 @@ namespace gpu_advise {
 
 namespace {
 
-// Model FLOPs utilisation, low / typical / high. Llama 2's published GPU-hours
-// imply about 0.45 on A100 with attention FLOPs counted; Llama 3 405B reports
-// 0.38-0.43 on H100. Fine-tunes run smaller batches and sit lower.
-constexpr Range mfu_full_training{0.30, 0.42, 0.52};
-constexpr Range mfu_adapter_training{0.25, 0.35, 0.45};
-// Multipliers on MFU when the job leaves the scale-up domain.
-constexpr double scale_out_factor = 0.85;  // several NVLink/HCCS nodes over InfiniBand/RoCE
-constexpr double pcie_factor = 0.70;       // several GPUs with no NVLink between them
-// Decode: share of peak memory bandwidth reached; prefill / large-batch
-// share of peak compute.
-constexpr Range decode_bandwidth_efficiency{0.60, 0.72, 0.85};
-constexpr double decode_compute_efficiency = 0.50;
-
 Range scale(const Range& r, double factor) { return {r.low * factor, r.typical * factor, r.high * factor}; }
+Range multiply(const Range& a, const Range& b) { return {a.low * b.low, a.typical * b.typical, a.high * b.high}; }
 
-// Activations per GPU for one micro-batch with full activation recompute
-// (gradient checkpointing) and flash attention: the bf16 input of every layer
-// is kept (2*s*b*h bytes per layer), one layer's working set is rebuilt during
-// backward (34*s*b*h bytes, Korthikanti et al. arXiv 2205.05198 without the
-// 5as/h attention term that flash attention removes), plus fp32 logits
-// (4*s*b*V bytes).
-double training_activations(const Request& request, const ModelShape& model) {
-  const double sbh = static_cast<double>(request.seq_len) * request.micro_batch * model.hidden;
-  const double checkpoints = 2.0 * sbh * model.layers;
-  const double working_layer = 34.0 * sbh;
-  const double logits = 4.0 * request.seq_len * request.micro_batch * static_cast<double>(model.vocab);
-  return checkpoints + working_layer + logits;
+// ---- parallel efficiency (provisional engineering factors; docs/methodology.md §4) ----
+
+// Share of time lost to tensor-parallel collectives on a 900 GB/s fabric;
+// a slower fabric loses proportionally more.
+double tensor_parallel_factor(int tp, double link_gb_per_s) {
+  if (tp <= 1) {
+    return 1.0;
+  }
+  const double loss = tp <= 2 ? 0.03 : tp <= 4 ? 0.06 : 0.10;
+  return std::max(0.5, 1.0 - loss * 900.0 / std::max(link_gb_per_s, 1.0));
 }
 
-std::string layout_for(const Request& request, const GpuSpec& gpu, int count) {
-  if (count == 1) {
-    return "1 GPU";
+// 1F1B pipeline bubble with 4 micro-batches per stage: (p - 1) / (m + p - 1).
+double pipeline_factor(int pp) {
+  if (pp <= 1) {
+    return 1.0;
   }
-  switch (request.task) {
-    case Task::pretrain:
-    case Task::full: return fmt::format("ZeRO-3 / FSDP data parallel over {} GPUs", count);
-    case Task::lora:
-    case Task::qlora: return fmt::format("frozen base sharded over {} GPUs (FSDP), adapters data parallel", count);
-    case Task::inference: {
-      const int domain = gpu.interconnect.domain_size;
-      if (count <= domain || domain < 2) {
-        return fmt::format("tensor parallel {}", count);
-      }
-      return fmt::format("tensor parallel {} x pipeline parallel {}", domain, (count + domain - 1) / domain);
-    }
+  const double m = 4.0 * pp;
+  return 1.0 - (pp - 1.0) / (m + pp - 1.0);
+}
+
+struct ScaleOut {
+  double factor = 1.0;
+  std::string note;
+};
+
+ScaleOut scale_out(const GpuSpec& gpu, int count) {
+  const int domain = gpu.interconnect.domain_size;
+  if (count <= 1 || count <= domain) {
+    return {};
   }
-  return {};
+  if (domain < 2) {
+    return {0.70, fmt::format("no NVLink: {} GPUs exchange gradients over PCIe and the network", count)};
+  }
+  if (domain == 2) {
+    return {0.75, fmt::format("NVLink joins pairs only: {} GPUs exchange gradients over PCIe and the network", count)};
+  }
+  const double factor = count > 1024 ? 0.80 : 0.90;
+  return {factor, fmt::format("{} GPUs span {} nodes: data-parallel traffic crosses the inter-node network", count,
+                              (count + domain - 1) / domain)};
+}
+
+// ---- memory ----
+
+double reserve_bytes(Task task) {
+  return (is_training(task) ? constants::training_reserve_gib : constants::inference_reserve_gib) * bytes_per_gib;
+}
+
+// Activations per GPU for one micro-batch (Korthikanti et al., arXiv 2205.05198):
+// per layer 34*s*b*h bytes with flash attention / selective recompute, plus
+// 5*a*s^2*b bytes of attention scores without; sequence parallelism divides by
+// t. 1F1B keeps p micro-batches in flight on the first stage, each of L/p
+// layers: L layers' worth. Full recompute keeps only each layer's input.
+double training_activations(const Request& request, const ModelShape& model, const Layout& layout) {
+  const double s = request.seq_len;
+  const double b = request.micro_batch;
+  const double h = model.hidden;
+  const double t = layout.tensor;
+  const double sbh = s * b * h;
+  double per_layer = 0;
+  switch (request.effective_recompute()) {
+    case Recompute::none: per_layer = sbh * (34.0 + 5.0 * model.heads * s / h) / t; break;
+    case Recompute::selective: per_layer = 34.0 * sbh / t; break;
+    case Recompute::full: per_layer = 2.0 * sbh / t; break;
+  }
+  double total = per_layer * model.layers;
+  if (request.effective_recompute() == Recompute::full) {
+    total += 34.0 * sbh / t;  // one layer rebuilt during backward
+  }
+  total += 4.0 * s * b * model.vocab / t;  // FP32 logits, vocabulary-parallel
+  return total;
 }
 
 }  // namespace
+
+double weight_bytes(const Request& request, const ModelShape& model) {
+  (void)model;
+  switch (request.precision) {
+    case InferencePrecision::bf16: return 2.0;
+    case InferencePrecision::fp8: return 1.0;
+    case InferencePrecision::int8: return constants::bytes_int8_weight;
+    case InferencePrecision::int4: return constants::bytes_int4_weight;
+  }
+  return 2.0;
+}
 
 std::vector<int> candidate_counts(int max_gpus) {
   std::vector<int> counts;
@@ -75,157 +113,427 @@ std::vector<int> candidate_counts(int max_gpus) {
   return counts;
 }
 
-MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, int count) {
-  const double n = count;
-  const double params = request.params;
+MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, const Layout& layout) {
+  const double params = model.params;
+  const double t = layout.tensor;
+  const double p = layout.pipeline;
+  const double d = layout.data;
   MemoryBreakdown m;
+  m.reserve = reserve_bytes(request.task);
   switch (request.task) {
     case Task::pretrain:
     case Task::full: {
-      // Mixed-precision AdamW: bf16 weights 2 + bf16 gradients 2 + fp32 master,
-      // m and v 12 bytes per parameter, fully sharded (ZeRO-3, arXiv 1910.02054).
-      m.weights = 2.0 * params / n;
-      m.gradients = 2.0 * params / n;
-      m.optimizer = 12.0 * params / n;
-      if (count > 1) {
-        m.weights += 2.0 * 2.0 * model.params_per_layer();  // two layers gathered (current + prefetch)
+      // Mixed-precision AdamW: BF16 weights 2 + BF16 gradients 2 + FP32 master,
+      // m and v 12 bytes per parameter (ZeRO, arXiv 1910.02054), split by TP x PP
+      // and sharded over DP by the ZeRO stage.
+      const double shard = params / (t * p);
+      const int z = layout.zero_stage;
+      m.weights = 2.0 * shard / (z >= 3 ? d : 1.0);
+      m.gradients = 2.0 * shard / (z >= 2 ? d : 1.0);
+      m.optimizer = 12.0 * shard / (z >= 1 ? d : 1.0);
+      if (z >= 3 && d > 1) {
+        m.weights += 2.0 * 2.0 * model.params_per_layer() / t;  // two layers gathered: current + prefetch
       }
-      m.activations = training_activations(request, model);
-      m.reserve = constants::training_reserve_gib * bytes_per_gib;
+      m.activations = training_activations(request, model, layout);
       break;
     }
     case Task::lora:
     case Task::qlora: {
       const double adapters = model.lora_params(request.lora_rank);
-      double base = 2.0 * params;  // frozen bf16 base
+      double base = 2.0 * params;  // frozen BF16 base
       if (request.task == Task::qlora) {
-        // NF4 with double quantisation for the blocks, bf16 embeddings and LM
+        // NF4 with double quantisation for the blocks, BF16 embeddings and LM
         // head (Dettmers et al., arXiv 2305.14314).
         const double embeddings = std::min(model.embedding_params(), params);
         base = constants::bytes_nf4_with_double_quant * (params - embeddings) + 2.0 * embeddings;
       }
-      m.weights = (base + 4.0 * adapters) / n;
-      m.gradients = 4.0 * adapters / n;
-      m.optimizer = 8.0 * adapters / n;
-      m.activations = training_activations(request, model);
-      m.reserve = constants::training_reserve_gib * bytes_per_gib;
+      // FSDP (ZeRO-3) shards the frozen base and the adapter states over the
+      // GPUs; plain data parallelism (stage 0) replicates them.
+      const double shards = layout.zero_stage >= 3 ? d : 1.0;
+      m.weights = (base + 4.0 * adapters) / shards;  // FP32 adapter weights
+      m.gradients = 4.0 * adapters / shards;
+      m.optimizer = 8.0 * adapters / shards;
+      m.activations = training_activations(request, model, layout);
       break;
     }
     case Task::inference: {
-      m.weights = 2.0 * params / n;  // bf16
-      // KV heads split across tensor-parallel ranks; beyond g ranks they repeat.
-      const double shards = std::min(n, static_cast<double>(std::max(model.kv_heads, 1)));
-      m.kv_cache = model.kv_bytes_per_token(2.0) * request.context * request.concurrency / shards;
-      m.reserve = constants::inference_reserve_gib * bytes_per_gib;
+      m.weights = weight_bytes(request, model) * params / (t * p);
+      // KV heads split across tensor-parallel ranks up to g; MLA's latent is
+      // not split by heads. Pipeline stages each hold their layers' cache.
+      const double kv_split = (model.mla ? 1.0 : std::min(t, static_cast<double>(std::max(model.kv_heads, 1)))) * p;
+      const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
+      m.kv_cache = model.kv_bytes(request.context, kv_value_bytes) * request.concurrency / kv_split;
       break;
     }
   }
   return m;
 }
 
+namespace {
+
+// ---- layouts ----
+
+std::vector<int> powers_of_two_up_to(int limit) {
+  std::vector<int> out;
+  for (int v = 1; v <= limit; v *= 2) {
+    out.push_back(v);
+  }
+  return out;
+}
+
+struct Candidate {
+  Layout layout;
+  MemoryBreakdown memory;
+  double efficiency = 0;
+};
+
+double layout_efficiency(const GpuSpec& gpu, const Layout& layout) {
+  double factor = tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s) *
+                  pipeline_factor(layout.pipeline);
+  if (layout.zero_stage >= 3 && layout.data > 1) {
+    factor *= 0.95;  // ZeRO-3 gathers the weights every step: 1.5x the traffic of plain DP
+  }
+  return factor;
+}
+
+// Every layout of `count` GPUs the request allows on this card, best first.
+std::vector<Layout> layouts_for(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
+  std::vector<Layout> out;
+  const int domain = std::max(1, gpu.interconnect.domain_size);
+  if (request.task == Task::inference) {
+    // Tensor parallel inside the scale-up domain (over PCIe for cards without
+    // one, up to 8), pipeline across domains.
+    const int tp_limit = domain >= 2 ? domain : 8;
+    const int tp = std::min(count, tp_limit);
+    if (count % tp == 0) {
+      out.push_back(Layout{tp, count / tp, 1, 0});
+    }
+    return out;
+  }
+  if (request.task == Task::lora || request.task == Task::qlora) {
+    const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{0, 3};
+    for (const int z : stages) {
+      out.push_back(Layout{1, 1, count, count == 1 ? 0 : z});
+    }
+    return out;
+  }
+  const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{1, 3};
+  for (const int tp : powers_of_two_up_to(std::min({domain, count, 8}))) {
+    if (model.heads % tp != 0) {
+      continue;
+    }
+    for (const int pp : powers_of_two_up_to(std::min(count / tp, model.layers))) {
+      if (count % (tp * pp) != 0) {
+        continue;
+      }
+      const int dp = count / (tp * pp);
+      for (const int z : stages) {
+        if (!request.zero_stage && tp * pp > 1 && z == 3) {
+          continue;  // with model parallelism the distributed optimizer (ZeRO-1) is the norm
+        }
+        out.push_back(Layout{tp, pp, dp, dp == 1 ? std::min(z, request.zero_stage.value_or(0)) : z});
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<Candidate> best_fitting(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count,
+                                      double usable, MemoryBreakdown* smallest) {
+  std::optional<Candidate> best;
+  for (const Layout& layout : layouts_for(request, model, gpu, count)) {
+    const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+    if (smallest != nullptr && (smallest->total() == 0 || memory.total() < smallest->total())) {
+      *smallest = memory;
+    }
+    if (memory.total() > usable) {
+      continue;
+    }
+    const double efficiency = layout_efficiency(gpu, layout);
+    if (!best || efficiency > best->efficiency + 1e-12) {
+      best = Candidate{layout, memory, efficiency};
+    }
+  }
+  return best;
+}
+
+std::string describe(const Layout& layout, Task task) {
+  if (layout.gpus() == 1) {
+    return "1 GPU";
+  }
+  if (task == Task::inference) {
+    return layout.pipeline == 1 ? fmt::format("tensor parallel {}", layout.tensor)
+                                : fmt::format("tensor parallel {} x pipeline parallel {}", layout.tensor,
+                                              layout.pipeline);
+  }
+  if (task == Task::lora || task == Task::qlora) {
+    return layout.zero_stage >= 3 ? fmt::format("FSDP over {} GPUs, frozen base sharded", layout.data)
+                                  : fmt::format("data parallel over {} GPUs, base replicated", layout.data);
+  }
+  std::vector<std::string> parts;
+  if (layout.tensor > 1) {
+    parts.push_back(fmt::format("TP {}", layout.tensor));
+  }
+  if (layout.pipeline > 1) {
+    parts.push_back(fmt::format("PP {}", layout.pipeline));
+  }
+  if (layout.data > 1) {
+    parts.push_back(fmt::format("DP {}", layout.data));
+  }
+  std::string text;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    text += (i > 0 ? " x " : "") + parts[i];
+  }
+  if (layout.data > 1) {
+    text += fmt::format(", ZeRO-{}", layout.zero_stage);
+  }
+  return text;
+}
+
+// ---- time and throughput ----
+
+TrainingEstimate training_time(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
+                               const ScaleOut& out, std::vector<std::string>& notes) {
+  TrainingEstimate t;
+  t.tokens = request.training_tokens();
+  // 6*N_active*D plus attention 12*L*(a*d_h)*s per token (PaLM, arXiv 2204.02311 app. B).
+  const double per_token = 6.0 * model.active_params + model.attention_training_flops_per_token(request.seq_len);
+  t.flops = per_token * t.tokens;
+  Range mfu = gpu.efficiency.training_mfu;
+  if (request.task == Task::lora || request.task == Task::qlora) {
+    t.flops *= 2.0 / 3.0;  // no weight gradients for the frozen base
+    mfu = gpu.efficiency.fine_tune_mfu;
+    if (request.task == Task::qlora) {
+      t.flops *= constants::qlora_slowdown;  // dequantisation, counted as extra work
+    }
+  }
+  t.peak_tflops = gpu.compute.bf16_tflops;
+  if (request.fp8_training) {
+    if (gpu.compute.fp8_tflops) {
+      t.fp8 = true;
+      t.peak_tflops = *gpu.compute.fp8_tflops;
+      mfu = scale(mfu, constants::fp8_mfu_factor);
+    } else {
+      notes.push_back("no FP8 on this card: trains in BF16");
+    }
+  }
+  t.mfu = scale(mfu, layout_efficiency(gpu, layout) * out.factor);
+  auto hours = [&](double m) { return t.flops / (t.peak_tflops * 1e12 * m) / 3600.0; };
+  t.gpu_hours = {hours(t.mfu.high), hours(t.mfu.typical), hours(t.mfu.low)};
+  t.wall_hours = scale(t.gpu_hours, 1.0 / layout.gpus());
+  return t;
+}
+
+double inference_peak_tflops(const Request& request, const GpuSpec& gpu) {
+  if (request.precision == InferencePrecision::fp8 && gpu.compute.fp8_tflops) {
+    return *gpu.compute.fp8_tflops;
+  }
+  return gpu.compute.bf16_tflops;  // weight-only INT8/INT4 compute in BF16
+}
+
+// Seconds per decode step for `batch` sequences, at bandwidth efficiency `eta`.
+double decode_step_s(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
+                     const MemoryBreakdown& memory, double batch, double eta) {
+  const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
+  // Average tokens in a sequence's cache while it decodes: the prompt plus half the output.
+  const double average_tokens = request.prompt_tokens() + request.effective_output_tokens() / 2.0;
+  const double kv_split =
+      (model.mla ? 1.0 : std::min<double>(layout.tensor, std::max(model.kv_heads, 1))) * layout.pipeline;
+  const double kv_read = model.kv_bytes(average_tokens, kv_value_bytes) * batch / kv_split;
+  const double memory_s = (memory.weights + kv_read) / (gpu.memory.bandwidth_gb_per_s * 1e9 * eta);
+  const double compute_s = 2.0 * model.active_params * batch /
+                           (static_cast<double>(layout.gpus()) * inference_peak_tflops(request, gpu) * 1e12 *
+                            gpu.efficiency.prefill_compute.typical);
+  // Two all-reduces per layer under tensor parallelism: latency-bound at small batch.
+  const double allreduce_s = gpu.interconnect.domain_size >= 2 ? 8e-6 : 25e-6;
+  const double comm_s = layout.tensor > 1 ? 2.0 * model.layers / layout.pipeline * allreduce_s : 0.0;
+  // Pipeline stages run one after another for a token.
+  return layout.pipeline * (std::max(memory_s, compute_s) + comm_s);
+}
+
+InferenceEstimate inference_performance(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                        const Layout& layout, const MemoryBreakdown& memory, double usable) {
+  InferenceEstimate inf;
+  inf.concurrency = request.concurrency;
+  inf.context = request.context;
+  inf.prompt_tokens = request.prompt_tokens();
+  inf.output_tokens = request.effective_output_tokens();
+  const double per_sequence = memory.kv_cache / std::max(request.concurrency, 1);
+  const double free_bytes = usable - memory.weights - memory.reserve;
+  inf.max_concurrency = per_sequence > 0 ? static_cast<int>(std::floor(free_bytes / per_sequence)) : 0;
+  inf.max_concurrency = std::max(inf.max_concurrency, request.concurrency);
+
+  const Range& eta = gpu.efficiency.decode_bandwidth;
+  auto throughput = [&](double batch) {
+    const double slow = decode_step_s(request, model, gpu, layout, memory, batch, eta.low);
+    const double typical = decode_step_s(request, model, gpu, layout, memory, batch, eta.typical);
+    const double fast = decode_step_s(request, model, gpu, layout, memory, batch, eta.high);
+    return std::pair<Range, Range>{Range{batch / slow, batch / typical, batch / fast},
+                                   Range{fast * 1e3, typical * 1e3, slow * 1e3}};
+  };
+  std::tie(inf.tokens_per_s, inf.tpot_ms) = throughput(request.concurrency);
+  inf.max_tokens_per_s = throughput(inf.max_concurrency).first;
+
+  // Prefill of one prompt: 2*N_active FLOPs per token plus causal attention
+  // 2*L*(a*d_h)*prompt^2, compute-bound over the tensor-parallel group.
+  const double prompt = request.prompt_tokens();
+  const double width = model.mla ? static_cast<double>(model.heads) *
+                                       (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim)
+                                 : static_cast<double>(model.heads) * model.head_dim;
+  const double flops = 2.0 * model.active_params * prompt + 2.0 * model.layers * width * prompt * prompt;
+  const double peak = inference_peak_tflops(request, gpu) * 1e12 * layout.tensor;
+  const double read_s = memory.weights * layout.pipeline / (gpu.memory.bandwidth_gb_per_s * 1e9 * eta.typical);
+  const Range& c = gpu.efficiency.prefill_compute;
+  auto ttft = [&](double efficiency) { return std::max(flops / (peak * efficiency), read_s) * 1e3; };
+  inf.ttft_ms = {ttft(c.high), ttft(c.typical), ttft(c.low)};
+  return inf;
+}
+
+// ---- cost ----
+
+std::optional<Range> rent_price(const Request& request, const GpuSpec& gpu, std::string& basis) {
+  for (const auto& override_price : request.prices) {
+    if (override_price.gpu_id == gpu.id) {
+      basis = "--price";
+      const double usd = override_price.usd_per_gpu_hour;
+      return Range{usd, usd, usd};
+    }
+  }
+  basis = "catalog quotes";
+  return price_range(gpu.rent_usd_per_gpu_hour, Region::global);
+}
+
+void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
+  CostEstimate& c = e.cost;
+  c.rent_usd_per_gpu_hour = rent_price(request, gpu, c.price_basis);
+  const double n = e.count;
+  if (const auto purchase = price_range(gpu.purchase_usd_per_card, Region::global)) {
+    c.purchase_usd = scale(*purchase, n);
+  }
+  const OwnershipCosts& own = request.ownership;
+  // Energy: TDP x utilisation x PUE x hours x $/kWh.
+  const double kw = gpu.tdp_w.value_or(0) * n * own.utilisation * own.pue / 1000.0;
+  const double amortisation_hours = own.amortisation_years * 8760.0;
+  constexpr double hours_per_month = 730.0;
+
+  if (e.training) {
+    const Range& wall = e.training->wall_hours;
+    if (c.rent_usd_per_gpu_hour) {
+      c.rent_usd = multiply(e.training->gpu_hours, *c.rent_usd_per_gpu_hour);
+    }
+    if (c.purchase_usd && gpu.tdp_w) {
+      c.energy_usd = kw * wall.typical * own.usd_per_kwh;
+      c.buy_usd = Range{c.purchase_usd->low * wall.low / amortisation_hours + kw * wall.low * own.usd_per_kwh,
+                        c.purchase_usd->typical * wall.typical / amortisation_hours + *c.energy_usd,
+                        c.purchase_usd->high * wall.high / amortisation_hours + kw * wall.high * own.usd_per_kwh};
+    }
+    return;
+  }
+  if (!e.inference) {
+    return;
+  }
+  const Range& tps = e.inference->tokens_per_s;
+  auto per_million = [&](const Range& per_hour) {
+    return Range{per_hour.low / (tps.high * 3600.0) * 1e6, per_hour.typical / (tps.typical * 3600.0) * 1e6,
+                 per_hour.high / (tps.low * 3600.0) * 1e6};
+  };
+  std::optional<Range> rent_per_hour;
+  std::optional<Range> own_per_hour;
+  if (c.rent_usd_per_gpu_hour) {
+    rent_per_hour = scale(*c.rent_usd_per_gpu_hour, n);
+    c.rent_usd = rent_per_hour;
+  }
+  if (c.purchase_usd && gpu.tdp_w) {
+    c.energy_usd = kw * hours_per_month * own.usd_per_kwh;
+    const double energy_per_hour = kw * own.usd_per_kwh;
+    own_per_hour = Range{c.purchase_usd->low / amortisation_hours + energy_per_hour,
+                         c.purchase_usd->typical / amortisation_hours + energy_per_hour,
+                         c.purchase_usd->high / amortisation_hours + energy_per_hour};
+    c.buy_usd = scale(*own_per_hour, hours_per_month);
+  }
+  const auto& basis = request.mode == CostMode::rent ? rent_per_hour : own_per_hour;
+  if (basis) {
+    c.usd_per_million_tokens = per_million(*basis);
+  }
+}
+
+}  // namespace
+
 Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
   Estimate e;
   e.capacity_bytes = gpu.memory.capacity_gib * bytes_per_gib;
   e.usable_bytes = e.capacity_bytes * constants::usable_memory_fraction;
+  const double usable_gib = e.usable_bytes / bytes_per_gib;
 
-  const std::vector<int> counts = request.count ? std::vector<int>{*request.count} : candidate_counts(request.max_gpus);
-  for (const int n : counts) {
-    e.count = n;
-    e.per_gpu = memory_per_gpu(request, model, n);
-    if (e.per_gpu.total() <= e.usable_bytes) {
-      e.fits = true;
-      break;
-    }
-  }
-  if (!e.fits) {
-    const double need_gib = e.per_gpu.total() / bytes_per_gib;
-    const double usable_gib = e.usable_bytes / bytes_per_gib;
-    if (request.count) {
-      e.why_not = fmt::format("with --count {} it needs {:.1f} GiB per GPU; the card has {:.1f} GiB usable", e.count,
-                              need_gib, usable_gib);
-    } else if (e.per_gpu.activations + e.per_gpu.kv_cache + e.per_gpu.reserve > e.usable_bytes) {
-      e.why_not = fmt::format(
-          "activations, KV cache and runtime reserve alone need {:.1f} GiB per GPU, more than the {:.1f} GiB usable",
-          (e.per_gpu.activations + e.per_gpu.kv_cache + e.per_gpu.reserve) / bytes_per_gib, usable_gib);
-    } else {
-      e.why_not = fmt::format("needs more than {} GPUs ({:.1f} GiB per GPU at {}; {:.1f} GiB usable)",
-                              request.max_gpus, need_gib, e.count, usable_gib);
-    }
+  if (request.task == Task::inference && request.precision == InferencePrecision::fp8 && !gpu.compute.fp8_tflops) {
+    e.why_not = "no FP8 support on this card (--precision fp8 needs Hopper, Ada, Blackwell, CDNA 3 or Gaudi 3)";
     return e;
   }
 
-  e.nodes = (e.count + constants::gpus_per_node - 1) / constants::gpus_per_node;
-  e.layout = layout_for(request, gpu, e.count);
-  const int domain = gpu.interconnect.domain_size;
-  double scale_factor = 1.0;
-  if (e.count > 1 && domain < 2) {
-    scale_factor = pcie_factor;
-    e.notes.push_back(fmt::format("no NVLink: {} GPUs exchange data over PCIe", e.count));
-  } else if (e.count > domain) {
-    scale_factor = domain <= 2 ? pcie_factor : scale_out_factor;
-    e.notes.push_back(fmt::format("{} GPUs exceed the {}-GPU {} domain: traffic crosses slower links", e.count, domain,
-                                  gpu.interconnect.name));
-  }
-
-  const auto price = price_range(gpu.rent_usd_per_gpu_hour, Region::global);
-  e.cost.rent_usd_per_gpu_hour = price;
-  if (const auto purchase = price_range(gpu.purchase_usd_per_card, Region::global)) {
-    e.cost.purchase_usd = scale(*purchase, e.count);
-  }
-  const double peak_flops = gpu.compute.bf16_tflops * 1e12;
-
-  if (is_training(request.task)) {
-    TrainingEstimate t;
-    t.tokens = request.training_tokens();
-    // 6*N*D plus attention 12*L*(a*d_h)*s per token (PaLM, arXiv 2204.02311 app. B);
-    // LoRA skips the frozen weights' gradient GEMMs: two thirds of that.
-    const double per_token = 6.0 * request.params +
-                             12.0 * model.layers * static_cast<double>(model.heads) * model.head_dim * request.seq_len;
-    t.flops = per_token * t.tokens;
-    Range mfu = mfu_full_training;
-    if (request.task == Task::lora || request.task == Task::qlora) {
-      t.flops *= 2.0 / 3.0;
-      mfu = mfu_adapter_training;
-      if (request.task == Task::qlora) {
-        t.flops *= constants::qlora_slowdown;  // dequantisation work, counted as extra FLOPs
+  const std::vector<int> counts = request.count ? std::vector<int>{*request.count} : candidate_counts(request.max_gpus);
+  MemoryBreakdown smallest;
+  std::optional<Candidate> chosen;
+  std::optional<TrainingEstimate> missed_deadline;
+  int missed_count = 0;
+  for (const int n : counts) {
+    smallest = {};
+    const auto candidate = best_fitting(request, model, gpu, n, e.usable_bytes, &smallest);
+    if (!candidate) {
+      continue;
+    }
+    if (request.deadline_hours && is_training(request.task)) {
+      std::vector<std::string> scratch;
+      const TrainingEstimate t = training_time(request, model, gpu, candidate->layout, scale_out(gpu, n), scratch);
+      if (t.wall_hours.typical > *request.deadline_hours) {
+        missed_deadline = t;
+        missed_count = n;
+        continue;
       }
     }
-    t.mfu = scale(mfu, scale_factor);
-    auto hours = [&](double m) { return t.flops / (peak_flops * m) / 3600.0; };
-    t.gpu_hours = {hours(t.mfu.high), hours(t.mfu.typical), hours(t.mfu.low)};
-    t.wall_hours = scale(t.gpu_hours, 1.0 / e.count);
-    if (price) {
-      e.cost.rent_usd = Range{t.gpu_hours.low * price->low, t.gpu_hours.typical * price->typical,
-                              t.gpu_hours.high * price->high};
-    }
-    e.training = t;
-  } else {
-    InferenceEstimate inf;
-    inf.concurrency = request.concurrency;
-    inf.context = request.context;
-    // Decode is bandwidth-bound at small batch: each step reads the weights and
-    // the KV cache once; at large batch it becomes compute-bound.
-    const double bytes_per_step = e.per_gpu.weights + e.per_gpu.kv_cache;
-    const double compute_step =
-        2.0 * request.params * request.concurrency / (e.count * peak_flops * decode_compute_efficiency);
-    auto step_s = [&](double efficiency) {
-      return std::max(bytes_per_step / (gpu.memory.bandwidth_gb_per_s * 1e9 * efficiency), compute_step);
-    };
-    const double slow = step_s(decode_bandwidth_efficiency.low);
-    const double typical = step_s(decode_bandwidth_efficiency.typical);
-    const double fast = step_s(decode_bandwidth_efficiency.high);
-    inf.tokens_per_s = {request.concurrency / slow, request.concurrency / typical, request.concurrency / fast};
-    inf.tpot_ms = {fast * 1e3, typical * 1e3, slow * 1e3};
-    if (price) {
-      const Range per_hour = scale(*price, e.count);
-      e.cost.rent_usd = per_hour;
-      e.cost.usd_per_million_tokens =
-          Range{per_hour.low / (inf.tokens_per_s.high * 3600.0) * 1e6,
-                per_hour.typical / (inf.tokens_per_s.typical * 3600.0) * 1e6,
-                per_hour.high / (inf.tokens_per_s.low * 3600.0) * 1e6};
-    }
-    e.inference = inf;
+    chosen = candidate;
+    e.count = n;
+    break;
   }
+
+  if (!chosen) {
+    const double need_gib = smallest.total() / bytes_per_gib;
+    if (missed_deadline) {
+      e.why_not = fmt::format("cannot finish within the deadline with up to {} GPUs (at {} GPUs: about {:.1f} days)",
+                              request.count.value_or(request.max_gpus), missed_count,
+                              missed_deadline->wall_hours.typical / 24.0);
+    } else if (request.count) {
+      e.why_not = fmt::format("with --count {} it needs {:.1f} GiB per GPU at best; the card has {:.1f} GiB usable",
+                              *request.count, need_gib, usable_gib);
+    } else if (smallest.activations + smallest.kv_cache + smallest.reserve > e.usable_bytes) {
+      e.why_not = fmt::format(
+          "activations, KV cache and runtime reserve alone need {:.1f} GiB per GPU, more than the {:.1f} GiB usable",
+          (smallest.activations + smallest.kv_cache + smallest.reserve) / bytes_per_gib, usable_gib);
+    } else {
+      e.why_not = fmt::format("needs more than {} GPUs ({:.1f} GiB per GPU at {}; {:.1f} GiB usable)",
+                              request.max_gpus, need_gib, counts.empty() ? 0 : counts.back(), usable_gib);
+    }
+    e.per_gpu = smallest;
+    return e;
+  }
+
+  e.fits = true;
+  e.layout = chosen->layout;
+  e.per_gpu = chosen->memory;
+  e.layout_text = describe(e.layout, request.task);
+  e.nodes = (e.count + constants::gpus_per_node - 1) / constants::gpus_per_node;
+  if (is_training(request.task)) {
+    const ScaleOut out = scale_out(gpu, e.count);
+    if (!out.note.empty()) {
+      e.notes.push_back(out.note);
+    }
+    e.training = training_time(request, model, gpu, e.layout, out, e.notes);
+  } else {
+    e.inference = inference_performance(request, model, gpu, e.layout, e.per_gpu, e.usable_bytes);
+    if (e.layout.tensor > 1 && gpu.interconnect.domain_size < 2) {
+      e.notes.push_back(fmt::format("no NVLink: tensor parallel {} runs its all-reduces over PCIe", e.layout.tensor));
+    }
+  }
+  add_costs(request, gpu, e);
   return e;
 }
 

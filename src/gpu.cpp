@@ -123,7 +123,7 @@ std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region r
   std::vector<PriceQuote> local;
   std::copy_if(quotes.begin(), quotes.end(), std::back_inserter(local),
                [&](const PriceQuote& q) { return q.region == region; });
-  return price_range(local.empty() ? quotes : local);
+  return price_range(local);
 }
 
 std::span<const std::string_view> confidence_key_paths() {

@@ -4,69 +4,201 @@
 #include <array>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "gpu_advise/error.hpp"
+#include "gpu_advise/text.hpp"
+#include "gpu_advise/units.hpp"
+
 namespace gpu_advise {
 
-double ModelShape::params_per_layer() const {
+namespace {
+double swiglu(double hidden, double width) { return 3.0 * hidden * width; }
+}  // namespace
+
+double ModelShape::attention_params_per_layer() const {
   const double h = hidden;
+  if (mla) {
+    const double qk = mla->qk_nope_head_dim + mla->qk_rope_head_dim;
+    const double q = mla->q_lora_rank > 0 ? h * mla->q_lora_rank + mla->q_lora_rank * heads * qk : h * heads * qk;
+    const double kv = h * (mla->kv_lora_rank + mla->qk_rope_head_dim) +
+                      static_cast<double>(mla->kv_lora_rank) * heads * (mla->qk_nope_head_dim + mla->v_head_dim);
+    const double o = static_cast<double>(heads) * mla->v_head_dim * h;
+    return q + kv + o;
+  }
   const double q_out = static_cast<double>(heads) * head_dim;
   const double kv_out = static_cast<double>(kv_heads) * head_dim;
-  const double attention = h * q_out + 2.0 * h * kv_out + q_out * h;
-  const double mlp = 3.0 * h * ffn;
-  return attention + mlp + 2.0 * h;
+  return h * q_out + 2.0 * h * kv_out + q_out * h;
 }
+
+double ModelShape::params_per_layer() const { return attention_params_per_layer() + swiglu(hidden, ffn) + 2.0 * hidden; }
 
 double ModelShape::embedding_params() const {
   return static_cast<double>(vocab) * hidden * (tied_embeddings ? 1.0 : 2.0);
 }
 
-double ModelShape::shape_params() const { return layers * params_per_layer() + embedding_params() + hidden; }
+double ModelShape::shape_params() const {
+  double total = embedding_params() + hidden;
+  if (!moe) {
+    return total + layers * params_per_layer();
+  }
+  const int dense = std::min(moe->dense_layers, layers);
+  const int sparse = layers - dense;
+  const double experts = (moe->experts + moe->shared_experts) * swiglu(hidden, moe->expert_ffn) +
+                         static_cast<double>(hidden) * moe->experts;  // + router
+  total += dense * params_per_layer();
+  total += sparse * (attention_params_per_layer() + experts + 2.0 * hidden);
+  return total;
+}
 
-double ModelShape::kv_bytes_per_token(double bytes_per_value) const {
-  return 2.0 * layers * kv_heads * head_dim * bytes_per_value;
+double ModelShape::shape_active_params() const {
+  if (!moe) {
+    return shape_params();
+  }
+  const int dense = std::min(moe->dense_layers, layers);
+  const int sparse = layers - dense;
+  const double active_mlp = (moe->experts_per_token + moe->shared_experts) * swiglu(hidden, moe->expert_ffn) +
+                            static_cast<double>(hidden) * moe->experts;  // the router runs for every token
+  return embedding_params() + hidden + dense * params_per_layer() +
+         sparse * (attention_params_per_layer() + active_mlp + 2.0 * hidden);
+}
+
+double ModelShape::kv_bytes(double tokens, double bytes_per_value) const {
+  if (mla) {
+    // The compressed latent and the shared RoPE key, once per layer (vLLM and
+    // SGLang cache MLA this way; DeepSeek-V2 paper, arXiv 2405.04434, §2.1).
+    return static_cast<double>(layers) * (mla->kv_lora_rank + mla->qk_rope_head_dim) * bytes_per_value * tokens;
+  }
+  const double per_layer_token = 2.0 * kv_heads * head_dim * bytes_per_value;
+  int windowed = 0;
+  double window_tokens = tokens;
+  if (sliding_window && sliding_window->size > 0) {
+    windowed = std::clamp(sliding_window->layers, 0, layers);
+    window_tokens = std::min(tokens, static_cast<double>(sliding_window->size));
+  }
+  return per_layer_token * ((layers - windowed) * tokens + windowed * window_tokens);
 }
 
 double ModelShape::lora_params(int rank) const {
   // r * (d_in + d_out) per adapted matrix (Hu et al., arXiv 2106.09685).
   const double h = hidden;
-  const double q_out = static_cast<double>(heads) * head_dim;
-  const double kv_out = static_cast<double>(kv_heads) * head_dim;
-  const double per_layer = (h + q_out) + 2.0 * (h + kv_out) + (q_out + h) + 3.0 * (h + ffn);
-  return static_cast<double>(rank) * per_layer * layers;
+  const double r = rank;
+  double attention = 0;
+  if (mla) {
+    const double qk = mla->qk_nope_head_dim + mla->qk_rope_head_dim;
+    attention = mla->q_lora_rank > 0 ? (h + mla->q_lora_rank) + (mla->q_lora_rank + heads * qk) : h + heads * qk;
+    attention += (h + mla->kv_lora_rank + mla->qk_rope_head_dim) +
+                 (mla->kv_lora_rank + static_cast<double>(heads) * (mla->qk_nope_head_dim + mla->v_head_dim));
+    attention += static_cast<double>(heads) * mla->v_head_dim + h;
+  } else {
+    const double q_out = static_cast<double>(heads) * head_dim;
+    const double kv_out = static_cast<double>(kv_heads) * head_dim;
+    attention = (h + q_out) + 2.0 * (h + kv_out) + (q_out + h);
+  }
+  const double dense_mlp = 3.0 * (h + ffn);
+  if (!moe) {
+    return r * layers * (attention + dense_mlp);
+  }
+  const int dense = std::min(moe->dense_layers, layers);
+  const int sparse = layers - dense;
+  const double expert_mlp = (moe->experts + moe->shared_experts) * 3.0 * (h + moe->expert_ffn);
+  return r * (dense * (attention + dense_mlp) + sparse * (attention + expert_mlp));
+}
+
+double ModelShape::attention_training_flops_per_token(double seq_len) const {
+  const double width = mla ? static_cast<double>(heads) * (mla->qk_nope_head_dim + mla->qk_rope_head_dim)
+                           : static_cast<double>(heads) * head_dim;
+  return 12.0 * layers * width * seq_len;
 }
 
 std::span<const ModelShape> reference_shapes() {
   // Values from each model's Hugging Face config.json.
-  //                 basis            inf   N  Nact  L    h     a    g   dh    ffn    V       tied
-  static const std::array<ModelShape, 11> shapes = {{
-      {"Llama 3.2 1B", false, 1.24e9, 1.24e9, 16, 2048, 32, 8, 64, 8192, 128256, true},
-      {"Llama 3.2 3B", false, 3.21e9, 3.21e9, 28, 3072, 24, 8, 128, 8192, 128256, true},
-      {"Llama 2 7B", false, 6.74e9, 6.74e9, 32, 4096, 32, 32, 128, 11008, 32000, false},
-      {"Mistral 7B", false, 7.24e9, 7.24e9, 32, 4096, 32, 8, 128, 14336, 32000, false},
-      {"Llama 3.1 8B", false, 8.03e9, 8.03e9, 32, 4096, 32, 8, 128, 14336, 128256, false},
-      {"Llama 2 13B", false, 13.0e9, 13.0e9, 40, 5120, 40, 40, 128, 13824, 32000, false},
-      {"Qwen2.5 14B", false, 14.8e9, 14.8e9, 48, 5120, 40, 8, 128, 13824, 152064, false},
-      {"Qwen2.5 32B", false, 32.8e9, 32.8e9, 64, 5120, 40, 8, 128, 27648, 152064, false},
-      {"Llama 3.1 70B", false, 70.6e9, 70.6e9, 80, 8192, 64, 8, 128, 28672, 128256, false},
-      {"Qwen2.5 72B", false, 72.7e9, 72.7e9, 80, 8192, 64, 8, 128, 29568, 152064, false},
-      {"Llama 3.1 405B", false, 405.9e9, 405.9e9, 126, 16384, 128, 8, 128, 53248, 128256, false},
-  }};
+  static const std::vector<ModelShape> shapes = [] {
+    struct Row {
+      const char* basis;
+      double params;
+      int layers, hidden, heads, kv_heads, head_dim, ffn, vocab;
+      bool tied;
+    };
+    constexpr Row rows[] = {
+        {"Llama 3.2 1B", 1.24e9, 16, 2048, 32, 8, 64, 8192, 128256, true},
+        {"Llama 3.2 3B", 3.21e9, 28, 3072, 24, 8, 128, 8192, 128256, true},
+        {"Llama 2 7B", 6.74e9, 32, 4096, 32, 32, 128, 11008, 32000, false},
+        {"Mistral 7B", 7.24e9, 32, 4096, 32, 8, 128, 14336, 32000, false},
+        {"Llama 3.1 8B", 8.03e9, 32, 4096, 32, 8, 128, 14336, 128256, false},
+        {"Llama 2 13B", 13.0e9, 40, 5120, 40, 40, 128, 13824, 32000, false},
+        {"Qwen2.5 14B", 14.8e9, 48, 5120, 40, 8, 128, 13824, 152064, false},
+        {"Qwen2.5 32B", 32.8e9, 64, 5120, 40, 8, 128, 27648, 152064, false},
+        {"Llama 3.1 70B", 70.6e9, 80, 8192, 64, 8, 128, 28672, 128256, false},
+        {"Qwen2.5 72B", 72.7e9, 80, 8192, 64, 8, 128, 29568, 152064, false},
+        {"Llama 3.1 405B", 405.9e9, 126, 16384, 128, 8, 128, 53248, 128256, false},
+    };
+    std::vector<ModelShape> out;
+    for (const Row& row : rows) {
+      ModelShape m;
+      m.name = m.basis = row.basis;
+      m.params = m.active_params = row.params;
+      m.layers = row.layers;
+      m.hidden = row.hidden;
+      m.heads = row.heads;
+      m.kv_heads = row.kv_heads;
+      m.head_dim = row.head_dim;
+      m.ffn = row.ffn;
+      m.vocab = row.vocab;
+      m.tied_embeddings = row.tied;
+      out.push_back(m);
+    }
+    return out;
+  }();
   return shapes;
 }
 
-ModelShape infer_shape(double params) {
+ModelShape infer_shape(double params, std::optional<double> active_params) {
   const auto shapes = reference_shapes();
+  // MoE: the attention and KV cache follow the active size more closely than the total.
+  const double target = active_params.value_or(params);
   const auto nearest = std::min_element(shapes.begin(), shapes.end(), [&](const ModelShape& a, const ModelShape& b) {
-    return std::abs(std::log(params / a.params)) < std::abs(std::log(params / b.params));
+    return std::abs(std::log(target / a.params)) < std::abs(std::log(target / b.params));
   });
   ModelShape shape = *nearest;
   // Scale depth so the blocks carry what the embeddings leave.
-  const double block_params = std::max(params - shape.embedding_params(), shape.params_per_layer());
+  const double block_params = std::max(target - shape.embedding_params(), shape.params_per_layer());
   shape.layers = std::max(1, static_cast<int>(std::lround(block_params / shape.params_per_layer())));
   shape.basis = nearest->basis;
+  shape.source = ModelSource::inferred;
   shape.inferred = true;
   shape.params = params;
-  shape.active_params = params;
+  shape.active_params = active_params.value_or(params);
+  shape.name = active_params ? fmt::format("{} MoE model, {} active", format_parameter_count(params),
+                                           format_parameter_count(*active_params))
+                             : fmt::format("{} model", format_parameter_count(params));
   return shape;
+}
+
+const ModelShape& ModelCatalog::resolve(std::string_view query) const {
+  std::string key = text::normalise_name(query);
+  std::vector<std::string> names;
+  for (const auto& model : m_models) {
+    names.push_back(model.id);
+    if (text::normalise_name(model.id) == key) {
+      return model;
+    }
+    for (const auto& alias : model.aliases) {
+      if (text::normalise_name(alias) == key) {
+        return model;
+      }
+    }
+  }
+  // "org/Model-Name": try the part after the organisation.
+  if (const auto slash = query.rfind('/'); slash != std::string_view::npos) {
+    return resolve(query.substr(slash + 1));
+  }
+  std::string message = fmt::format("unknown model '{}'", query);
+  if (const auto suggestion = text::did_you_mean(text::to_lower(query), names)) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  message += " ('gpu-advise models' lists the presets; --params or --model-config describe any other model)";
+  throw UsageError(message);
 }
 
 }  // namespace gpu_advise

@@ -1,5 +1,7 @@
 #include "gpu_advise/request.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "gpu_advise/error.hpp"
@@ -74,15 +76,48 @@ BudgetTier parse_budget(std::string_view raw, std::string_view flag) {
   throw UsageError(message);
 }
 
+std::span<const EnumName<Recompute>> names(Recompute) {
+  static constexpr EnumName<Recompute> table[] = {
+      {Recompute::full, "full"}, {Recompute::selective, "selective"}, {Recompute::none, "none"}};
+  return table;
+}
+
+std::span<const EnumName<InferencePrecision>> names(InferencePrecision) {
+  static constexpr EnumName<InferencePrecision> table[] = {{InferencePrecision::bf16, "bf16"},
+                                                           {InferencePrecision::fp8, "fp8"},
+                                                           {InferencePrecision::int8, "int8"},
+                                                           {InferencePrecision::int4, "int4"}};
+  return table;
+}
+
+std::span<const EnumName<KvPrecision>> names(KvPrecision) {
+  static constexpr EnumName<KvPrecision> table[] = {{KvPrecision::bf16, "bf16"}, {KvPrecision::fp8, "fp8"}};
+  return table;
+}
+
+std::span<const EnumName<CostMode>> names(CostMode) {
+  static constexpr EnumName<CostMode> table[] = {{CostMode::rent, "rent"}, {CostMode::buy, "buy"}};
+  return table;
+}
+
 double Request::training_tokens() const {
   switch (task) {
-    case Task::pretrain: return pretrain_tokens_per_param * params;
+    case Task::pretrain: return tokens.value_or(pretrain_tokens_per_param * params) * epochs;
     case Task::full:
     case Task::lora:
-    case Task::qlora: return fine_tune_tokens;
+    case Task::qlora: return tokens.value_or(fine_tune_tokens) * epochs;
     case Task::inference: return 0;
   }
   return 0;
 }
+
+Recompute Request::effective_recompute() const {
+  if (recompute) {
+    return *recompute;
+  }
+  return task == Task::pretrain ? Recompute::selective : Recompute::full;
+}
+
+int Request::effective_output_tokens() const { return std::max(1, std::min(output_tokens, context / 2)); }
 
 }  // namespace gpu_advise

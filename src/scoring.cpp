@@ -18,15 +18,16 @@ ScoreWeights weights_for(BudgetTier tier) {
   return {};
 }
 
-std::optional<double> cost_metric(const Estimate& estimate) {
+std::optional<double> cost_metric(const Estimate& estimate, CostMode mode) {
   if (estimate.inference) {
     if (estimate.cost.usd_per_million_tokens) {
       return estimate.cost.usd_per_million_tokens->typical;
     }
     return std::nullopt;
   }
-  if (estimate.cost.rent_usd) {
-    return estimate.cost.rent_usd->typical;
+  const auto& cost = mode == CostMode::rent ? estimate.cost.rent_usd : estimate.cost.buy_usd;
+  if (cost) {
+    return cost->typical;
   }
   return std::nullopt;
 }
@@ -41,12 +42,12 @@ double speed_metric(const Estimate& estimate) {
   return 0;
 }
 
-void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier) {
+void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostMode mode) {
   const ScoreWeights w = weights_for(tier);
   double best_cost = std::numeric_limits<double>::infinity();
   double best_speed = 0;
   for (const auto& option : options) {
-    if (const auto cost = cost_metric(option.estimate)) {
+    if (const auto cost = cost_metric(option.estimate, mode)) {
       best_cost = std::min(best_cost, *cost);
     }
     best_speed = std::max(best_speed, speed_metric(option.estimate));
@@ -56,20 +57,20 @@ void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier) {
     s.cost_weight = w.cost;
     s.speed_weight = w.speed;
     s.headroom_weight = w.headroom;
-    const auto cost = cost_metric(option.estimate);
+    const auto cost = cost_metric(option.estimate, mode);
     s.cost_known = cost.has_value();
     s.cost = (cost && *cost > 0) ? best_cost / *cost : 0.0;
     s.speed = best_speed > 0 ? speed_metric(option.estimate) / best_speed : 0.0;
     s.headroom = std::clamp(option.estimate.headroom() / full_headroom, 0.0, 1.0);
     s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom);
   }
-  std::sort(options.begin(), options.end(), [](const Recommendation& a, const Recommendation& b) {
+  std::sort(options.begin(), options.end(), [mode](const Recommendation& a, const Recommendation& b) {
     if (a.score.total != b.score.total) {
       return a.score.total > b.score.total;
     }
     const double inf = std::numeric_limits<double>::infinity();
-    const double ca = cost_metric(a.estimate).value_or(inf);
-    const double cb = cost_metric(b.estimate).value_or(inf);
+    const double ca = cost_metric(a.estimate, mode).value_or(inf);
+    const double cb = cost_metric(b.estimate, mode).value_or(inf);
     if (ca != cb) {
       return ca < cb;
     }

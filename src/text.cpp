@@ -13,6 +13,14 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string to_upper(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
+    return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  });
+  return out;
+}
+
 std::string normalise_name(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -117,6 +117,55 @@ std::int64_t parse_positive_integer(std::string_view raw, std::int64_t max) {
   return value;
 }
 
+double parse_positive_number(std::string_view raw, double max) {
+  const std::string_view text = text::trim(raw);
+  const auto expected = fmt::format("a positive number up to {:g}", max);
+  if (text.empty()) {
+    throw QuantityError(fmt::format("empty value; expected {}", expected));
+  }
+  if (text.front() == '-') {
+    throw QuantityError(fmt::format("'{}' is negative; expected {}", raw, expected));
+  }
+  const auto value = parse_plain_number(text);
+  if (!value) {
+    throw QuantityError(fmt::format("'{}' is not a number; expected {}", raw, expected));
+  }
+  if (!std::isfinite(*value) || *value > max) {
+    throw QuantityError(fmt::format("'{}' is too large; expected {}", raw, expected));
+  }
+  if (*value <= 0) {
+    throw QuantityError(fmt::format("'{}' is zero; expected {}", raw, expected));
+  }
+  return *value;
+}
+
+double parse_duration_hours(std::string_view raw) {
+  const std::string_view text = text::trim(raw);
+  constexpr std::string_view expected = "a duration such as 36h, 30d or 2w";
+  if (text.empty()) {
+    throw QuantityError(fmt::format("empty value; expected {}", expected));
+  }
+  double unit = 0;
+  switch (text.back()) {
+    case 'h': case 'H': unit = 1; break;
+    case 'd': case 'D': unit = 24; break;
+    case 'w': case 'W': unit = 168; break;
+    default:
+      throw QuantityError(fmt::format("'{}' has no unit; expected {}", raw, expected));
+  }
+  double value = 0;
+  try {
+    value = parse_positive_number(text.substr(0, text.size() - 1), 1e6);
+  } catch (const QuantityError&) {
+    throw QuantityError(fmt::format("'{}' is not a positive duration; expected {}", raw, expected));
+  }
+  const double hours = value * unit;
+  if (hours > 100 * 8760.0) {
+    throw QuantityError(fmt::format("'{}' is more than 100 years; expected {}", raw, expected));
+  }
+  return hours;
+}
+
 std::string format_parameter_count(double count) {
   struct Scale {
     double factor;

@@ -2,11 +2,14 @@
 #pragma once
 
 #include "gpu_advise/catalog.hpp"
+#include "gpu_advise/model.hpp"
 #include "gpu_advise/report.hpp"
 #include "gpu_advise/request.hpp"
 
 namespace gpu_advise {
 
-[[nodiscard]] Report advise(const Request& request, const Catalog& catalog);
+// `model` is the resolved shape of the request's model (preset, config.json or
+// inferred); request.params equals model.params.
+[[nodiscard]] Report advise(const Request& request, const ModelShape& model, const Catalog& catalog);
 
 }  // namespace gpu_advise

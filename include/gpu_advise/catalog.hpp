@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,11 +23,12 @@ struct CatalogInfo {
 class Catalog {
  public:
   Catalog() = default;
-  Catalog(CatalogInfo info, std::vector<GpuSpec> gpus);
+  Catalog(CatalogInfo info, std::vector<GpuSpec> gpus, std::map<Architecture, Efficiency> efficiency = {});
 
   [[nodiscard]] const CatalogInfo& info() const noexcept { return m_info; }
   [[nodiscard]] const std::vector<GpuSpec>& gpus() const noexcept { return m_gpus; }
   [[nodiscard]] std::size_t size() const noexcept { return m_gpus.size(); }
+  [[nodiscard]] const std::map<Architecture, Efficiency>& efficiency() const noexcept { return m_efficiency; }
 
   // Cards of `overlay` replace cards with the same id (as a whole) and new ids
   // are appended, in the overlay's order.
@@ -44,8 +46,11 @@ class Catalog {
   [[nodiscard]] const GpuSpec& resolve(std::string_view query) const;
 
  private:
+  void apply_efficiency();
+
   CatalogInfo m_info;
   std::vector<GpuSpec> m_gpus;
+  std::map<Architecture, Efficiency> m_efficiency;
 };
 
 // The largest catalog or rules file accepted, in bytes.

@@ -1,7 +1,7 @@
-// Sizing one workload on one card: memory per GPU, the number of GPUs, time or
-// throughput, and cost, each uncertain figure as low / typical / high.
-// Pure functions: no printing, no globals. Every formula and constant is in
-// docs/methodology.md with its origin.
+// Sizing one workload on one card: memory per GPU, the number of GPUs and how
+// they split the work, time or throughput, and cost, each uncertain figure as
+// low / typical / high. Pure functions: no printing, no globals. Every
+// formula and constant is in docs/methodology.md with its origin.
 #pragma once
 
 #include <optional>
@@ -26,10 +26,21 @@ struct MemoryBreakdown {
   [[nodiscard]] double total() const { return weights + gradients + optimizer + activations + kv_cache + reserve; }
 };
 
+// How `count` GPUs split the work: tensor x pipeline x data parallel.
+struct Layout {
+  int tensor = 1;
+  int pipeline = 1;
+  int data = 1;
+  int zero_stage = 0;  // training only
+  [[nodiscard]] int gpus() const { return tensor * pipeline * data; }
+};
+
 struct TrainingEstimate {
   double tokens = 0;
-  double flops = 0;  // model FLOPs (6ND, 4ND for LoRA, x1.39 for QLoRA dequantisation)
-  Range mfu;
+  double flops = 0;  // model FLOPs (6ND + attention; two thirds for LoRA; x1.39 for QLoRA)
+  bool fp8 = false;  // FP8 matmuls used
+  Range mfu;         // after layout and scale-out factors, against the peak used
+  double peak_tflops = 0;
   Range gpu_hours;
   Range wall_hours;
 };
@@ -37,22 +48,31 @@ struct TrainingEstimate {
 struct InferenceEstimate {
   int concurrency = 0;
   int context = 0;
-  Range tokens_per_s;  // aggregate output tokens/s at `concurrency`
-  Range tpot_ms;       // time per output token for each sequence
+  int prompt_tokens = 0;
+  int output_tokens = 0;
+  int max_concurrency = 0;     // sequences of `context` tokens that fit beside the weights
+  Range tokens_per_s;          // aggregate output tokens/s at `concurrency`
+  Range max_tokens_per_s;      // at max_concurrency
+  Range ttft_ms;               // time to first token for one request (prefill)
+  Range tpot_ms;               // time per output token per sequence, at `concurrency`
 };
 
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
-  std::optional<Range> rent_usd;                   // training: whole run; inference: per hour of serving
-  std::optional<Range> usd_per_million_tokens;     // inference only
-  std::optional<Range> purchase_usd;               // cards only (no server, power or hosting)
+  std::string price_basis;                     // "catalog quotes" or "--price"
+  std::optional<Range> rent_usd;               // training: the run; inference: per hour of serving
+  std::optional<Range> purchase_usd;           // the cards (capex)
+  std::optional<Range> buy_usd;                // training: amortised cards + energy for the run; inference: per month
+  std::optional<double> energy_usd;            // training: the run; inference: per month
+  std::optional<Range> usd_per_million_tokens; // inference, in the request's mode
 };
 
 struct Estimate {
   bool fits = false;
-  int count = 0;               // GPUs
-  int nodes = 0;               // 8-GPU servers (or 1 for fewer)
-  std::string layout;          // how the work is split
+  int count = 0;        // GPUs
+  int nodes = 0;        // 8-GPU servers (1 for fewer)
+  Layout layout;
+  std::string layout_text;     // "TP 8 x PP 2 x DP 4, ZeRO-1"
   MemoryBreakdown per_gpu;     // bytes
   double capacity_bytes = 0;   // what the card reports
   double usable_bytes = 0;     // capacity x usable fraction
@@ -65,26 +85,30 @@ struct Estimate {
   [[nodiscard]] double headroom() const { return usable_bytes > 0 ? 1.0 - per_gpu.total() / usable_bytes : 0.0; }
 };
 
-// Constants of the estimator (see docs/methodology.md for their origins).
 namespace constants {
 inline constexpr double usable_memory_fraction = 0.90;
 inline constexpr double training_reserve_gib = 2.0;
 inline constexpr double inference_reserve_gib = 3.5;
-inline constexpr double bytes_model_states_mixed_adam = 16.0;  // 2 + 2 + 12 (ZeRO paper)
-inline constexpr double bytes_lora_adapter_states = 16.0;       // fp32 weight 4 + grad 4 + Adam 8
-inline constexpr double bytes_nf4_with_double_quant = 0.516;    // 4 + 0.127 bits (QLoRA paper)
-inline constexpr double qlora_slowdown = 1.39;                  // vs LoRA on the same card
+inline constexpr double bytes_nf4_with_double_quant = 0.516;  // 4 + 0.127 bits (QLoRA paper)
+inline constexpr double bytes_int8_weight = 1.02;             // int8 + per-channel scales
+inline constexpr double bytes_int4_weight = 0.5625;           // 4 bits + FP16 scale and zero per 128 (AWQ/GPTQ)
+inline constexpr double qlora_slowdown = 1.39;                // vs LoRA on the same card
+inline constexpr double fp8_mfu_factor = 0.70;                // MFU against the FP8 peak, relative to BF16's
 inline constexpr int gpus_per_node = 8;
 }  // namespace constants
 
 // The GPU counts considered: 1, 2, 4, 8, then whole 8-GPU nodes.
 [[nodiscard]] std::vector<int> candidate_counts(int max_gpus);
 
-// Memory per GPU for `count` GPUs.
-[[nodiscard]] MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, int count);
+// Memory per GPU for a layout.
+[[nodiscard]] MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, const Layout& layout);
 
-// The full estimate for one card: the smallest count that fits (or
-// request.count when fixed), then time or throughput and cost.
+// Bytes per parameter of the weights at the request's inference precision.
+[[nodiscard]] double weight_bytes(const Request& request, const ModelShape& model);
+
+// The full estimate for one card: the smallest count (and best layout) that
+// fits and meets --deadline, or exactly --count; then time or throughput and
+// cost.
 [[nodiscard]] Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu);
 
 }  // namespace gpu_advise

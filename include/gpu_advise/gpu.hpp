@@ -73,6 +73,14 @@ template <typename E>
 [[nodiscard]] std::string_view display_name(Architecture architecture);
 [[nodiscard]] std::string_view display_name(SoftwareStack stack);
 
+// A low / typical / high triple. Used for prices here and for every uncertain
+// estimate elsewhere.
+struct Range {
+  double low = 0;
+  double typical = 0;
+  double high = 0;
+};
+
 struct MemorySpec {
   double size_gb = 0;             // the marketed label ("80 GB")
   double capacity_gib = 0;        // what the runtime reports (nvidia-smi MiB / 1024)
@@ -116,12 +124,14 @@ struct PriceQuote {
   std::string source;
 };
 
-// A low / typical / high triple. Used for prices here and for every uncertain
-// estimate elsewhere.
-struct Range {
-  double low = 0;
-  double typical = 0;
-  double high = 0;
+// How close a card's architecture gets to its peaks in practice, low /
+// typical / high (data/gpus.yaml `architectures`; docs/methodology.md).
+struct Efficiency {
+  Range training_mfu{0.30, 0.40, 0.50};         // pretraining and full fine-tuning, model FLOPs / dense peak
+  Range fine_tune_mfu{0.25, 0.35, 0.45};        // LoRA and QLoRA
+  Range decode_bandwidth{0.60, 0.72, 0.85};     // share of peak memory bandwidth reached in decode
+  Range prefill_compute{0.35, 0.50, 0.65};      // share of dense peak reached in prefill
+  std::vector<std::string> sources;
 };
 
 struct GpuSpec {
@@ -146,6 +156,7 @@ struct GpuSpec {
   std::map<std::string, Confidence> field_confidence;  // key path -> confidence
   std::vector<std::string> sources;
   std::string notes;
+  Efficiency efficiency;  // from its architecture's entry
   std::string origin;  // the file this card came from (embedded data/gpus.yaml or --catalog FILE)
 
   // The confidence of one field: its override, else the card's.
@@ -160,8 +171,8 @@ struct GpuSpec {
 // dearest, typical = median of the on-demand quote midpoints (all quotes when
 // there is no on-demand one). nullopt when there is no quote.
 [[nodiscard]] std::optional<Range> price_range(const std::vector<PriceQuote>& quotes);
-// The same over the quotes for `region`; when a card has none there, over all
-// of its quotes (a China-only SKU still gets its China price in a global view).
+// The same over the quotes for `region` only: a China-only SKU has no global
+// price, and a Chinese cloud's price does not stand for a global one.
 [[nodiscard]] std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region region);
 
 // The key paths that field_confidence may name.

@@ -1,44 +1,119 @@
 // The shape of a transformer: what memory and compute estimates need beyond a
-// parameter count (layers, hidden size, KV heads, vocabulary).
+// parameter count. Three ways in: a bare parameter count (shape inferred from
+// the nearest published model), a preset (data/models.yaml) or a Hugging Face
+// config.json. Dense, mixture-of-experts, MLA and sliding-window models.
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpu_advise {
 
+struct MoeSpec {
+  int experts = 0;            // routed experts per MoE layer
+  int experts_per_token = 0;  // routed experts active per token
+  int expert_ffn = 0;         // width of one expert's SwiGLU MLP
+  int shared_experts = 0;     // always-active experts (DeepSeek)
+  int dense_layers = 0;       // leading layers with a dense MLP of width `ffn`
+};
+
+// DeepSeek V2/V3 multi-head latent attention.
+struct MlaSpec {
+  int kv_lora_rank = 0;
+  int q_lora_rank = 0;  // 0 = queries not compressed
+  int qk_rope_head_dim = 0;
+  int qk_nope_head_dim = 0;
+  int v_head_dim = 0;
+};
+
+struct SlidingWindow {
+  int size = 0;    // tokens each windowed layer attends to
+  int layers = 0;  // how many layers use the window
+};
+
+enum class ModelSource { inferred, preset, config_json };
+
 struct ModelShape {
-  std::string basis;   // the published model whose shape this is, or was inferred from
+  std::string id;        // preset id, or empty
+  std::vector<std::string> aliases;  // presets: other names (Hugging Face repos)
+  std::vector<std::string> sources;  // presets: where the values come from
+  std::string name;      // display name: "Llama 3.1 70B", or "70B model (shape of Llama 3.1 70B)"
+  std::string basis;     // the published model whose shape this is, or was inferred from
+  ModelSource source = ModelSource::inferred;
   bool inferred = false;  // true when only a parameter count was given
-  double params = 0;   // total parameters (the requested figure when inferred)
+  double params = 0;         // total parameters
   double active_params = 0;  // per token (== params for dense models)
   int layers = 0;
   int hidden = 0;
   int heads = 0;
   int kv_heads = 0;
   int head_dim = 0;
-  int ffn = 0;         // MLP intermediate size (SwiGLU: three matrices)
+  int ffn = 0;  // dense MLP width (SwiGLU: three matrices)
   int vocab = 0;
   bool tied_embeddings = false;
+  int max_context = 0;  // 0 = unknown
+  std::optional<MoeSpec> moe;
+  std::optional<MlaSpec> mla;
+  std::optional<SlidingWindow> sliding_window;
 
-  // Parameters of one transformer block (attention + SwiGLU MLP + 2 norms).
+  [[nodiscard]] bool is_moe() const { return moe.has_value(); }
+  // Attention parameters of one layer (MLA-aware).
+  [[nodiscard]] double attention_params_per_layer() const;
+  // Parameters of one dense transformer block (attention + SwiGLU MLP of `ffn` + 2 norms).
   [[nodiscard]] double params_per_layer() const;
   // Embedding (and untied LM head) parameters.
   [[nodiscard]] double embedding_params() const;
-  // Parameters this shape adds up to.
+  // Parameters this shape adds up to (MoE: all experts).
   [[nodiscard]] double shape_params() const;
-  // KV-cache bytes per token at `bytes_per_value` (2 for bf16): 2 * L * g * d_h * bytes.
-  [[nodiscard]] double kv_bytes_per_token(double bytes_per_value) const;
-  // LoRA adapter parameters at rank r on q, k, v, o, gate, up and down.
+  // Parameters active per token by the shape (MoE: routed-per-token + shared experts).
+  [[nodiscard]] double shape_active_params() const;
+  // KV-cache bytes for one sequence holding `tokens` tokens, at `bytes_per_value`
+  // (2 for BF16, 1 for FP8): 2 * g * d_h per layer and token; MLA caches the
+  // compressed latent (kv_lora_rank + qk_rope_head_dim); windowed layers hold
+  // at most the window.
+  [[nodiscard]] double kv_bytes(double tokens, double bytes_per_value) const;
+  // LoRA adapter parameters at rank r on every linear layer of the blocks
+  // (attention q, k, v, o and the MLP gate, up, down; MoE: every expert).
   [[nodiscard]] double lora_params(int rank) const;
+  // Attention score FLOPs per token, forward + backward, at sequence length s:
+  // 12 * L * (heads * head_dim) * s (PaLM, arXiv 2204.02311 app. B).
+  [[nodiscard]] double attention_training_flops_per_token(double seq_len) const;
 };
 
-// Published shapes of well-known dense models (Llama 2/3, Qwen 2.5).
+// Published shapes of well-known dense models, for inferring a shape from a count.
 [[nodiscard]] std::span<const ModelShape> reference_shapes();
 
 // A shape for a dense model of `params` parameters: the nearest reference shape
 // (in log scale) with its layer count scaled so the total matches; marked inferred.
-[[nodiscard]] ModelShape infer_shape(double params);
+// With `active_params` (MoE), compute uses the active count.
+[[nodiscard]] ModelShape infer_shape(double params, std::optional<double> active_params = std::nullopt);
+
+// The presets of data/models.yaml.
+class ModelCatalog {
+ public:
+  ModelCatalog() = default;
+  explicit ModelCatalog(std::vector<ModelShape> models) : m_models(std::move(models)) {}
+  [[nodiscard]] const std::vector<ModelShape>& models() const noexcept { return m_models; }
+  // By id or alias, ignoring case, spaces, '-' and '_' (a '/' repo prefix is
+  // allowed: "meta-llama/Llama-3.1-70B"). Throws UsageError with a did-you-mean.
+  [[nodiscard]] const ModelShape& resolve(std::string_view query) const;
+
+ private:
+  std::vector<ModelShape> m_models;
+};
+
+// Parses models YAML (the schema of data/models.yaml). Throws DataError.
+[[nodiscard]] ModelCatalog parse_models(std::string_view text, std::string_view source);
+[[nodiscard]] ModelCatalog load_embedded_models();
+
+// Reads a Hugging Face config.json (Llama, Qwen2/3, Mistral, Mixtral, Qwen3-MoE,
+// DeepSeek V2/V3, Gemma 2). Missing, null or mistyped fields are located
+// errors (DataError). The parameter count is computed from the shape.
+[[nodiscard]] ModelShape parse_hf_config(std::string_view json_text, std::string_view source);
+[[nodiscard]] ModelShape load_hf_config(const std::filesystem::path& path);
 
 }  // namespace gpu_advise

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpu_advise/catalog.hpp"
+#include "gpu_advise/model.hpp"
 #include "gpu_advise/report.hpp"
 
 namespace gpu_advise {
@@ -23,6 +24,8 @@ inline constexpr int json_schema_version = 1;
 [[nodiscard]] std::string render_catalog_list_json(const Catalog& catalog);
 [[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu);
 [[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu);
+[[nodiscard]] std::string render_models_text(const ModelCatalog& models);
+[[nodiscard]] std::string render_models_json(const ModelCatalog& models);
 
 // Writes `content` to `path` atomically (a temporary file in the same folder,
 // then rename), so a reader never sees a partial file. Throws UsageError for a

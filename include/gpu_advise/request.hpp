@@ -34,26 +34,72 @@ struct TaskAlias {
 
 [[nodiscard]] constexpr bool is_training(Task task) { return task != Task::inference; }
 
+enum class Recompute { full, selective, none };
+enum class InferencePrecision { bf16, fp8, int8, int4 };
+enum class KvPrecision { bf16, fp8 };
+enum class CostMode { rent, buy };
+
+[[nodiscard]] std::span<const EnumName<Recompute>> names(Recompute);
+[[nodiscard]] std::span<const EnumName<InferencePrecision>> names(InferencePrecision);
+[[nodiscard]] std::span<const EnumName<KvPrecision>> names(KvPrecision);
+[[nodiscard]] std::span<const EnumName<CostMode>> names(CostMode);
+
+// A user's price for one card, overriding the catalog's quotes.
+struct PriceOverride {
+  std::string gpu_id;
+  double usd_per_gpu_hour = 0;
+};
+
+// Assumptions for buying instead of renting (docs/methodology.md §6).
+struct OwnershipCosts {
+  double amortisation_years = 3.0;  // straight-line life of the cards
+  double pue = 1.3;                 // data-centre power usage effectiveness
+  double usd_per_kwh = 0.10;        // electricity
+  double utilisation = 0.7;         // share of TDP drawn on average while busy
+};
+
 struct Request {
   double params = 0;  // total parameters
+  std::optional<double> active_params;  // --active-params (MoE) with --params
+  std::string model_id;                 // --model preset id, or empty
+  std::string model_config;             // --model-config path, or empty
   Task task = Task::inference;
   BudgetTier budget = BudgetTier::medium;
   std::vector<std::string> gpu_ids;  // only consider these card ids (resolved); empty = all
   std::optional<int> count;          // fix the number of cards
   std::optional<int> top;            // list at most this many recommendations
+  int max_gpus = 4096;               // the largest cluster considered
 
-  // Workload assumptions. Each default is stated in the output's assumptions.
-  int seq_len = 4096;                   // training sequence length
-  int micro_batch = 1;                  // training micro-batch per GPU
-  int lora_rank = 16;                   // LoRA / QLoRA adapter rank (PEFT, LLaMA-Factory default-ish)
-  int context = 4096;                   // inference: tokens per sequence held in the KV cache
-  int concurrency = 8;                  // inference: sequences served at once
-  double fine_tune_tokens = 100e6;      // fine-tuning dataset, tokens x epochs
+  // Training. Each default is stated in the output's assumptions.
+  int seq_len = 4096;             // tokens per training sequence
+  int micro_batch = 1;            // sequences per GPU per step
+  std::optional<int> zero_stage;  // 0-3; unset = chosen per layout (3 for data parallel, 1 with TP/PP)
+  std::optional<Recompute> recompute;  // unset = full for fine-tuning, selective for pretraining
+  int lora_rank = 16;             // LoRA / QLoRA adapter rank
+  std::optional<double> tokens;   // --tokens: dataset tokens (per epoch); unset = task default
+  double epochs = 1;              // fine-tuning passes over the dataset
+  bool fp8_training = false;      // --fp8: FP8 matmuls where the card has them
+  std::optional<double> deadline_hours;  // --deadline: size the cluster to finish in time
+  double fine_tune_tokens = 100e6;       // default fine-tuning dataset, tokens per epoch
   double pretrain_tokens_per_param = 20;  // Chinchilla (arXiv 2203.15556)
-  int max_gpus = 4096;                  // the largest cluster considered
 
-  // Training tokens this request implies.
+  // Inference.
+  InferencePrecision precision = InferencePrecision::bf16;
+  KvPrecision kv_precision = KvPrecision::bf16;
+  int context = 4096;       // tokens per sequence held in the KV cache (prompt + output)
+  int output_tokens = 512;  // tokens generated per request (capped at half the context)
+  int concurrency = 8;      // sequences served at once
+
+  // Cost.
+  CostMode mode = CostMode::rent;
+  std::vector<PriceOverride> prices;
+  OwnershipCosts ownership;
+
+  // Training tokens this request implies (tokens x epochs for fine-tuning).
   [[nodiscard]] double training_tokens() const;
+  [[nodiscard]] Recompute effective_recompute() const;
+  [[nodiscard]] int effective_output_tokens() const;
+  [[nodiscard]] int prompt_tokens() const { return context - effective_output_tokens(); }
 };
 
 }  // namespace gpu_advise

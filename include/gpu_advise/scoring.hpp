@@ -17,14 +17,15 @@ struct ScoreWeights {
 // low: cost first; medium: balanced; high: speed first.
 [[nodiscard]] ScoreWeights weights_for(BudgetTier tier);
 
-// The plan's cost (training: typical rent for the run; inference: typical $
-// per million output tokens), if the card has a price.
-[[nodiscard]] std::optional<double> cost_metric(const Estimate& estimate);
+// The plan's cost in the request's mode (training: typical rent, or amortised
+// cards and power, for the run; inference: typical $ per million output
+// tokens), if the card has a price.
+[[nodiscard]] std::optional<double> cost_metric(const Estimate& estimate, CostMode mode);
 // Higher is better: 1 / wall hours for training, tokens/s for inference.
 [[nodiscard]] double speed_metric(const Estimate& estimate);
 
 // Scores every option relative to the best in the set, then sorts by score
 // (descending), cost (ascending, unknown last) and id, and numbers the ranks.
-void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier);
+void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostMode mode);
 
 }  // namespace gpu_advise

@@ -12,6 +12,7 @@ namespace gpu_advise::text {
 
 // ASCII lower-case copy.
 [[nodiscard]] std::string to_lower(std::string_view s);
+[[nodiscard]] std::string to_upper(std::string_view s);
 
 // Lower-case with ' ', '-' and '_' removed: "A100 80GB" and "a100-80gb" match.
 [[nodiscard]] std::string normalise_name(std::string_view s);

@@ -39,6 +39,12 @@ inline constexpr double max_parameter_count = 1e14;
 // A positive decimal integer in [1, max]. Throws QuantityError.
 [[nodiscard]] std::int64_t parse_positive_integer(std::string_view text, std::int64_t max);
 
+// A positive decimal number ("3", "0.5", "1.79") in (0, max]. Throws QuantityError.
+[[nodiscard]] double parse_positive_number(std::string_view text, double max);
+
+// A duration with a unit: "36h", "30d", "2w" (hours, days, weeks). Returns hours.
+[[nodiscard]] double parse_duration_hours(std::string_view text);
+
 // "70B" style rendering of a parameter count: 7e10 -> "70B", 1.5e12 -> "1.5T".
 [[nodiscard]] std::string format_parameter_count(double count);
 

@@ -10,6 +10,7 @@
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "gpu_advise/model.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/request.hpp"
 #include "gpu_advise/text.hpp"
@@ -28,6 +29,10 @@ constexpr const char* footer = R"(Examples:
   gpu-advise --params 8B --task inference --budget medium --top 5
   gpu-advise --params 405B --task pretrain --budget high --format json --output plan.json
   gpu-advise --params 70B --task qlora --gpu a100-80gb-sxm4 --gpu l40s
+  gpu-advise --model llama-3.1-70b --task inference --precision fp8 --context 32768 --concurrency 32
+  gpu-advise --model-config ./config.json --task full --seq-len 8192 --zero 3
+  gpu-advise --model qwen2.5-72b --task pretrain --tokens 2T --deadline 30d --mode buy
+  gpu-advise models
   gpu-advise catalog list
   gpu-advise catalog show h100-sxm5
   gpu-advise catalog validate my-cards.yaml
@@ -48,6 +53,9 @@ docs/json.md (the JSON contract).)";
 // Raw flag values, exactly as typed; validated in to_request().
 struct Flags {
   std::string params;
+  std::string active_params;
+  std::string model;
+  std::string model_config;
   std::string task;
   std::string budget = "medium";
   std::vector<std::string> gpus;
@@ -58,7 +66,47 @@ struct Flags {
   std::vector<std::string> catalogs;
   std::string show_id;
   std::string validate_file;
+  // sizing
+  std::string seq_len;
+  std::string micro_batch;
+  std::string zero;
+  std::string recompute;
+  std::string lora_rank;
+  std::string tokens;
+  std::string epochs;
+  bool fp8 = false;
+  std::string deadline;
+  std::string precision;
+  std::string kv_precision;
+  std::string context;
+  std::string output_tokens;
+  std::string concurrency;
+  std::string max_gpus;
+  std::string mode;
+  std::vector<std::string> prices;
 };
+
+template <typename E>
+E parse_choice(const std::string& raw, std::string_view flag) {
+  if (const auto value = enum_from_string<E>(text::to_lower(text::trim(raw)))) {
+    return *value;
+  }
+  const auto valid = enum_names<E>();
+  std::string message = fmt::format("{}: '{}' is not valid; expected {}", flag, raw, text::join_or(valid));
+  if (const auto suggestion = text::did_you_mean(raw, valid)) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  throw UsageError(message);
+}
+
+template <typename F>
+auto wrap(std::string_view flag, F&& parse) {
+  try {
+    return parse();
+  } catch (const QuantityError& e) {
+    throw UsageError(fmt::format("{}: {}", flag, e.what()));
+  }
+}
 
 OutputFormat parse_format(const std::string& raw) {
   if (const auto format = enum_from_string<OutputFormat>(text::to_lower(raw))) {
@@ -71,23 +119,43 @@ OutputFormat parse_format(const std::string& raw) {
   throw UsageError(message);
 }
 
-int parse_int_flag(const std::string& raw, std::string_view flag, std::int64_t max) {
-  try {
-    return static_cast<int>(parse_positive_integer(raw, max));
-  } catch (const QuantityError& e) {
-    throw UsageError(fmt::format("{}: {}", flag, e.what()));
+// The model the flags describe: exactly one of --params, --model, --model-config.
+ModelShape resolve_model(const Flags& flags) {
+  const int given = !flags.params.empty() + !flags.model.empty() + !flags.model_config.empty();
+  if (given == 0) {
+    throw UsageError("describe the model with --params (e.g. 70B), --model (a preset, see 'gpu-advise models') or "
+                     "--model-config (a Hugging Face config.json)");
   }
+  if (given > 1) {
+    throw UsageError("give only one of --params, --model and --model-config");
+  }
+  if (!flags.active_params.empty() && flags.params.empty()) {
+    throw UsageError("--active-params goes with --params (presets and config.json already know their active size)");
+  }
+  if (!flags.model.empty()) {
+    return load_embedded_models().resolve(flags.model);
+  }
+  if (!flags.model_config.empty()) {
+    return load_hf_config(flags.model_config);
+  }
+  const double params = wrap("--params", [&] { return parse_parameter_count(flags.params); });
+  std::optional<double> active;
+  if (!flags.active_params.empty()) {
+    active = wrap("--active-params", [&] { return parse_parameter_count(flags.active_params); });
+    if (*active > params) {
+      throw UsageError(fmt::format("--active-params: {} is more than --params {}", flags.active_params, flags.params));
+    }
+  }
+  return infer_shape(params, active);
 }
 
-Request to_request(const Flags& flags, const Catalog& catalog) {
+Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape& model) {
   Request request;
-  if (flags.params.empty()) {
-    throw UsageError("--params is required: the model's parameter count, e.g. --params 70B");
-  }
-  try {
-    request.params = parse_parameter_count(flags.params);
-  } catch (const QuantityError& e) {
-    throw UsageError(fmt::format("--params: {}", e.what()));
+  request.params = model.params;
+  request.model_id = model.id;
+  request.model_config = flags.model_config;
+  if (model.source == ModelSource::inferred && model.active_params != model.params) {
+    request.active_params = model.active_params;
   }
   if (flags.task.empty()) {
     throw UsageError("--task is required: pretrain, full, lora, qlora or inference");
@@ -104,11 +172,109 @@ Request to_request(const Flags& flags, const Catalog& catalog) {
       throw UsageError(fmt::format("--gpu: {}", e.what()));
     }
   }
+  auto integer = [](const std::string& raw, std::string_view flag, std::int64_t max) {
+    return wrap(flag, [&] { return static_cast<int>(parse_positive_integer(raw, max)); });
+  };
   if (!flags.count.empty()) {
-    request.count = parse_int_flag(flags.count, "--count", max_count);
+    request.count = integer(flags.count, "--count", max_count);
   }
   if (!flags.top.empty()) {
-    request.top = parse_int_flag(flags.top, "--top", max_top);
+    request.top = integer(flags.top, "--top", max_top);
+  }
+  if (!flags.max_gpus.empty()) {
+    request.max_gpus = integer(flags.max_gpus, "--max-gpus", max_count);
+  }
+  if (request.count && *request.count > request.max_gpus) {
+    request.max_gpus = *request.count;
+  }
+
+  // Training.
+  if (!flags.seq_len.empty()) {
+    request.seq_len = integer(flags.seq_len, "--seq-len", 10'000'000);
+  }
+  if (!flags.micro_batch.empty()) {
+    request.micro_batch = integer(flags.micro_batch, "--micro-batch", 65536);
+  }
+  if (!flags.zero.empty()) {
+    const std::string zero(text::trim(flags.zero));
+    if (zero.size() != 1 || zero[0] < '0' || zero[0] > '3') {
+      throw UsageError(fmt::format("--zero: '{}' is not a ZeRO stage; expected 0, 1, 2 or 3", flags.zero));
+    }
+    request.zero_stage = zero[0] - '0';
+  }
+  if (!flags.recompute.empty()) {
+    request.recompute = parse_choice<Recompute>(flags.recompute, "--recompute");
+  }
+  if (!flags.lora_rank.empty()) {
+    request.lora_rank = integer(flags.lora_rank, "--lora-rank", 65536);
+  }
+  if (!flags.tokens.empty()) {
+    request.tokens = wrap("--tokens", [&] { return parse_parameter_count(flags.tokens); });
+  }
+  if (!flags.epochs.empty()) {
+    request.epochs = wrap("--epochs", [&] { return parse_positive_number(flags.epochs, 10000); });
+  }
+  request.fp8_training = flags.fp8;
+  if (!flags.deadline.empty()) {
+    request.deadline_hours = wrap("--deadline", [&] { return parse_duration_hours(flags.deadline); });
+  }
+
+  // Inference.
+  if (!flags.precision.empty()) {
+    request.precision = parse_choice<InferencePrecision>(flags.precision, "--precision");
+  }
+  if (!flags.kv_precision.empty()) {
+    request.kv_precision = parse_choice<KvPrecision>(flags.kv_precision, "--kv-precision");
+  }
+  if (!flags.context.empty()) {
+    request.context = integer(flags.context, "--context", 100'000'000);
+  }
+  if (!flags.output_tokens.empty()) {
+    request.output_tokens = integer(flags.output_tokens, "--output-tokens", 100'000'000);
+  }
+  if (!flags.concurrency.empty()) {
+    request.concurrency = integer(flags.concurrency, "--concurrency", 1'000'000);
+  }
+  const int window = is_training(request.task) ? request.seq_len : request.context;
+  if (model.max_context > 0 && window > model.max_context) {
+    throw UsageError(fmt::format("{}: {} tokens is more than {}'s maximum context of {}",
+                                 is_training(request.task) ? "--seq-len" : "--context", window, model.name,
+                                 model.max_context));
+  }
+  const bool training_flags = !flags.seq_len.empty() || !flags.micro_batch.empty() || !flags.zero.empty() ||
+                              !flags.recompute.empty() || !flags.tokens.empty() || !flags.epochs.empty() ||
+                              flags.fp8 || !flags.deadline.empty();
+  const bool inference_flags = !flags.precision.empty() || !flags.kv_precision.empty() || !flags.context.empty() ||
+                               !flags.output_tokens.empty() || !flags.concurrency.empty();
+  if (request.task == Task::inference && training_flags) {
+    throw UsageError("--seq-len, --micro-batch, --zero, --recompute, --tokens, --epochs, --fp8 and --deadline apply "
+                     "to training tasks, not inference");
+  }
+  if (is_training(request.task) && inference_flags) {
+    throw UsageError("--precision, --kv-precision, --context, --output-tokens and --concurrency apply to inference; "
+                     "for training use --seq-len and --micro-batch (and --fp8)");
+  }
+  if (!flags.lora_rank.empty() && request.task != Task::lora && request.task != Task::qlora) {
+    throw UsageError("--lora-rank applies to --task lora or qlora");
+  }
+
+  // Cost.
+  if (!flags.mode.empty()) {
+    request.mode = parse_choice<CostMode>(flags.mode, "--mode");
+  }
+  for (const auto& entry : flags.prices) {
+    const auto equals = entry.find('=');
+    if (equals == std::string::npos) {
+      throw UsageError(fmt::format("--price: '{}' is not ID=USD_PER_GPU_HOUR, e.g. --price h100-sxm5=2.10", entry));
+    }
+    PriceOverride price;
+    try {
+      price.gpu_id = catalog.resolve(entry.substr(0, equals)).id;
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("--price: {}", e.what()));
+    }
+    price.usd_per_gpu_hour = wrap("--price", [&] { return parse_positive_number(entry.substr(equals + 1), 10000); });
+    request.prices.push_back(price);
   }
   return request;
 }
@@ -157,15 +323,50 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
 
   app.add_option("--params", flags.params, "Total parameters of the model: 70B, 7b, 1.5T, 405e9")
       ->group("Workload")->type_name("COUNT");
+  app.add_option("--model", flags.model, "A model preset: llama-3.1-70b, qwen2.5-72b, deepseek-v3, ... (see 'models')")
+      ->group("Workload")->type_name("NAME");
+  app.add_option("--model-config", flags.model_config, "A Hugging Face config.json with the model's exact shape")
+      ->group("Workload")->type_name("FILE");
+  app.add_option("--active-params", flags.active_params, "With --params: parameters active per token (MoE)")
+      ->group("Workload")->type_name("COUNT");
   app.add_option("--task", flags.task, "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)")
       ->group("Workload")->type_name("TASK");
   app.add_option("--budget", flags.budget, "Scoring profile: low (cost first), medium (balanced), high (speed first)")
       ->group("Workload")->type_name("TIER")->default_str("medium");
+  app.add_option("--seq-len", flags.seq_len, "Training sequence length (default 4096)")->group("Training")->type_name("N");
+  app.add_option("--micro-batch", flags.micro_batch, "Sequences per GPU per step (default 1)")
+      ->group("Training")->type_name("N");
+  app.add_option("--zero", flags.zero, "ZeRO stage 0-3 (default: chosen per layout)")->group("Training")->type_name("STAGE");
+  app.add_option("--recompute", flags.recompute,
+                 "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)")
+      ->group("Training")->type_name("MODE");
+  app.add_option("--lora-rank", flags.lora_rank, "LoRA / QLoRA rank (default 16)")->group("Training")->type_name("R");
+  app.add_option("--tokens", flags.tokens, "Training tokens per epoch: 2T, 100M (default: 20 per parameter for "
+                 "pretraining, 100M for fine-tuning)")->group("Training")->type_name("COUNT");
+  app.add_option("--epochs", flags.epochs, "Passes over the dataset (default 1)")->group("Training")->type_name("X");
+  app.add_flag("--fp8", flags.fp8, "Train with FP8 matmuls on cards that have them")->group("Training");
+  app.add_option("--deadline", flags.deadline, "Size the cluster to finish within: 36h, 30d, 2w")
+      ->group("Training")->type_name("TIME");
+  app.add_option("--precision", flags.precision, "Inference weights: bf16 | fp8 | int8 | int4 (default bf16)")
+      ->group("Inference")->type_name("P");
+  app.add_option("--kv-precision", flags.kv_precision, "KV cache: bf16 | fp8 (default bf16)")
+      ->group("Inference")->type_name("P");
+  app.add_option("--context", flags.context, "Tokens per sequence held in the KV cache, prompt + output (default 4096)")
+      ->group("Inference")->type_name("N");
+  app.add_option("--output-tokens", flags.output_tokens, "Tokens generated per request (default 512)")
+      ->group("Inference")->type_name("N");
+  app.add_option("--concurrency", flags.concurrency, "Sequences served at once (default 8)")
+      ->group("Inference")->type_name("N");
+  app.add_option("--mode", flags.mode, "rent | buy (default rent)")->group("Cost")->type_name("MODE");
+  app.add_option("--price", flags.prices, "Your rent price for a card, per GPU-hour: --price h100-sxm5=2.10 (repeatable)")
+      ->group("Cost")->type_name("ID=USD")->allow_extra_args(false);
   app.add_option("--gpu", flags.gpus, "Only consider this card (id or alias; repeat for several)")
       ->group("Selection")->type_name("ID")->allow_extra_args(false);
   app.add_option("--count", flags.count, "Fix the number of cards instead of finding the smallest that fits")
       ->group("Selection")->type_name("N");
   app.add_option("--top", flags.top, "List at most N recommendations")->group("Selection")->type_name("N");
+  app.add_option("--max-gpus", flags.max_gpus, "The largest cluster to consider (default 4096)")
+      ->group("Selection")->type_name("N");
   app.add_option("--format", flags.format, "text | json")->group("Output")->type_name("FORMAT")->default_str("text");
   app.add_option("--output", flags.output, "Write the result to FILE (atomically) instead of stdout")
       ->group("Output")->type_name("FILE");
@@ -174,6 +375,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
 
   auto* recommend = app.add_subcommand("recommend", "Rank the cards for a workload (the default command)");
   recommend->fallthrough();
+  auto* models_cmd = app.add_subcommand("models", "List the model presets (--model NAME)");
+  models_cmd->fallthrough();
   auto* catalog_cmd = app.add_subcommand("catalog", "List, show or validate accelerator catalogs");
   catalog_cmd->require_subcommand(1);
   catalog_cmd->fallthrough();
@@ -214,6 +417,12 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
 
+  if (models_cmd->parsed()) {
+    const ModelCatalog models = load_embedded_models();
+    emit(flags, format == OutputFormat::json ? render_models_json(models) : render_models_text(models), out);
+    return static_cast<int>(ExitCode::ok);
+  }
+
   const Catalog catalog = load_catalog(flags.catalogs);
   if (list_cmd->parsed()) {
     emit(flags, format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog),
@@ -226,8 +435,9 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
 
-  const Request request = to_request(flags, catalog);
-  const Report report = advise(request, catalog);
+  const ModelShape model = resolve_model(flags);
+  const Request request = to_request(flags, catalog, model);
+  const Report report = advise(request, model, catalog);
   emit(flags, format == OutputFormat::json ? render_json(report) : render_text(report), out);
   return static_cast<int>(report.anything_fits() ? ExitCode::ok : ExitCode::nothing_fits);
 }

@@ -45,32 +45,95 @@ ordered request_json(const Request& r) {
   ordered out;
   out["params"] = r.params;
   out["params_text"] = format_parameter_count(r.params);
+  out["active_params"] = optional_value(r.active_params);
+  out["model"] = r.model_id.empty() ? ordered(nullptr) : ordered(r.model_id);
+  out["model_config"] = r.model_config.empty() ? ordered(nullptr) : ordered(r.model_config);
   out["task"] = to_string(r.task);
   out["budget"] = to_string(r.budget);
   out["gpus"] = r.gpu_ids;
   out["count"] = optional_value(r.count);
   out["top"] = optional_value(r.top);
   out["max_gpus"] = r.max_gpus;
+  out["mode"] = to_string(r.mode);
+  ordered prices = ordered::array();
+  for (const auto& p : r.prices) {
+    prices.push_back(ordered{{"gpu", p.gpu_id}, {"usd_per_gpu_hour", p.usd_per_gpu_hour}});
+  }
+  out["prices"] = prices;
   if (is_training(r.task)) {
     out["seq_len"] = r.seq_len;
     out["micro_batch"] = r.micro_batch;
+    out["zero_stage"] = optional_value(r.zero_stage);
+    out["recompute"] = to_string(r.effective_recompute());
     out["training_tokens"] = r.training_tokens();
+    out["epochs"] = r.epochs;
+    out["fp8"] = r.fp8_training;
+    out["deadline_hours"] = optional_value(r.deadline_hours);
     if (r.task == Task::lora || r.task == Task::qlora) {
       out["lora_rank"] = r.lora_rank;
     }
   } else {
+    out["precision"] = to_string(r.precision);
+    out["kv_precision"] = to_string(r.kv_precision);
     out["context"] = r.context;
+    out["prompt_tokens"] = r.prompt_tokens();
+    out["output_tokens"] = r.effective_output_tokens();
     out["concurrency"] = r.concurrency;
+  }
+  if (r.mode == CostMode::buy) {
+    out["ownership"] = ordered{{"amortisation_years", r.ownership.amortisation_years},
+                               {"pue", r.ownership.pue},
+                               {"usd_per_kwh", r.ownership.usd_per_kwh},
+                               {"utilisation", r.ownership.utilisation}};
   }
   return out;
 }
 
-ordered model_json(const ModelShape& m) {
-  return ordered{{"basis", m.basis},       {"inferred", m.inferred}, {"params", m.params},
-                 {"active_params", m.active_params}, {"layers", m.layers}, {"hidden", m.hidden},
-                 {"heads", m.heads},       {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim},
-                 {"ffn", m.ffn},           {"vocab", m.vocab},       {"tied_embeddings", m.tied_embeddings}};
+std::string_view source_name(ModelSource source) {
+  switch (source) {
+    case ModelSource::inferred: return "inferred";
+    case ModelSource::preset: return "preset";
+    case ModelSource::config_json: return "config_json";
+  }
+  return "?";
 }
+
+ordered model_json(const ModelShape& m) {
+  ordered out{{"id", m.id.empty() ? ordered(nullptr) : ordered(m.id)},
+              {"name", m.name},
+              {"source", source_name(m.source)},
+              {"basis", m.basis},
+              {"inferred", m.inferred},
+              {"params", m.params},
+              {"active_params", m.active_params},
+              {"layers", m.layers},
+              {"hidden", m.hidden},
+              {"heads", m.heads},
+              {"kv_heads", m.kv_heads},
+              {"head_dim", m.head_dim},
+              {"ffn", m.ffn},
+              {"vocab", m.vocab},
+              {"tied_embeddings", m.tied_embeddings},
+              {"max_context", m.max_context > 0 ? ordered(m.max_context) : ordered(nullptr)}};
+  out["moe"] = m.moe ? ordered{{"experts", m.moe->experts},
+                               {"experts_per_token", m.moe->experts_per_token},
+                               {"expert_ffn", m.moe->expert_ffn},
+                               {"shared_experts", m.moe->shared_experts},
+                               {"dense_layers", m.moe->dense_layers}}
+                     : ordered(nullptr);
+  out["mla"] = m.mla ? ordered{{"kv_lora_rank", m.mla->kv_lora_rank},
+                               {"q_lora_rank", m.mla->q_lora_rank},
+                               {"qk_rope_head_dim", m.mla->qk_rope_head_dim},
+                               {"qk_nope_head_dim", m.mla->qk_nope_head_dim},
+                               {"v_head_dim", m.mla->v_head_dim}}
+                     : ordered(nullptr);
+  out["sliding_window"] = m.sliding_window
+                              ? ordered{{"size", m.sliding_window->size}, {"layers", m.sliding_window->layers}}
+                              : ordered(nullptr);
+  return out;
+}
+
+bool is_training_layout(const Estimate& e) { return e.training.has_value(); }
 
 ordered recommendation_json(const Recommendation& r) {
   const Estimate& e = r.estimate;
@@ -79,7 +142,11 @@ ordered recommendation_json(const Recommendation& r) {
   out["gpu"] = gpu_ref(r.gpu);
   out["count"] = e.count;
   out["nodes"] = e.nodes;
-  out["layout"] = e.layout;
+  out["layout"] = ordered{{"tensor_parallel", e.layout.tensor},
+                          {"pipeline_parallel", e.layout.pipeline},
+                          {"data_parallel", e.layout.data},
+                          {"zero_stage", is_training_layout(e) ? ordered(e.layout.zero_stage) : ordered(nullptr)},
+                          {"description", e.layout_text}};
   out["memory_gb"] = ordered{
       {"per_gpu", gb(e.per_gpu.total())},
       {"capacity_per_gpu", gb(e.capacity_bytes)},
@@ -92,6 +159,8 @@ ordered recommendation_json(const Recommendation& r) {
     const auto& t = *e.training;
     out["training"] = ordered{{"tokens", t.tokens},
                               {"flops", round6(t.flops)},
+                              {"precision", t.fp8 ? "fp8" : "bf16"},
+                              {"peak_tflops", t.peak_tflops},
                               {"mfu", range_json(t.mfu)},
                               {"gpu_hours", range_json(t.gpu_hours)},
                               {"wall_hours", range_json(t.wall_hours)}};
@@ -102,16 +171,26 @@ ordered recommendation_json(const Recommendation& r) {
     const auto& inf = *e.inference;
     out["inference"] = ordered{{"concurrency", inf.concurrency},
                                {"context", inf.context},
+                               {"prompt_tokens", inf.prompt_tokens},
+                               {"output_tokens", inf.output_tokens},
                                {"tokens_per_s", range_json(inf.tokens_per_s)},
+                               {"max_concurrency", inf.max_concurrency},
+                               {"max_tokens_per_s", range_json(inf.max_tokens_per_s)},
+                               {"ttft_ms", range_json(inf.ttft_ms)},
                                {"tpot_ms", range_json(inf.tpot_ms)}};
   } else {
     out["inference"] = nullptr;
   }
-  out["cost_usd"] = ordered{{"rent_per_gpu_hour", optional_range(e.cost.rent_usd_per_gpu_hour)},
-                            {"rent", optional_range(e.cost.rent_usd)},
-                            {"rent_basis", e.training ? "whole run" : "per hour of serving"},
-                            {"per_million_tokens", optional_range(e.cost.usd_per_million_tokens)},
-                            {"purchase", optional_range(e.cost.purchase_usd)}};
+  out["cost_usd"] = ordered{
+      {"rent_per_gpu_hour", optional_range(e.cost.rent_usd_per_gpu_hour)},
+      {"price_basis", e.cost.price_basis},
+      {"rent", optional_range(e.cost.rent_usd)},
+      {"rent_basis", e.training ? "whole run" : "per hour of serving"},
+      {"purchase", optional_range(e.cost.purchase_usd)},
+      {"buy", optional_range(e.cost.buy_usd)},
+      {"buy_basis", e.training ? "amortised cards and power for the run" : "amortised cards and power per month"},
+      {"energy", e.cost.energy_usd ? ordered(round6(*e.cost.energy_usd)) : ordered(nullptr)},
+      {"per_million_tokens", optional_range(e.cost.usd_per_million_tokens)}};
   out["score"] = ordered{{"total", round6(r.score.total)},
                          {"cost", round6(r.score.cost)},
                          {"speed", round6(r.score.speed)},
@@ -233,6 +312,20 @@ std::string render_catalog_list_json(const Catalog& catalog) {
     gpus.push_back(gpu_full_json(gpu));
   }
   out["gpus"] = gpus;
+  return dump(out);
+}
+
+std::string render_models_json(const ModelCatalog& models) {
+  ordered out;
+  out["schema_version"] = json_schema_version;
+  ordered list = ordered::array();
+  for (const auto& m : models.models()) {
+    ordered item = model_json(m);
+    item["aliases"] = m.aliases;
+    item["sources"] = m.sources;
+    list.push_back(item);
+  }
+  out["models"] = list;
   return dump(out);
 }
 

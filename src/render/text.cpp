@@ -20,8 +20,19 @@ constexpr std::size_t explained_picks = 3;
 
 std::string workload_line(const Report& report) {
   const Request& r = report.request;
-  return fmt::format("{} of a {}-parameter model, budget {}", describe(r.task), format_parameter_count(r.params),
-                     to_string(r.budget));
+  return fmt::format("{} of {}, budget {}, {}", describe(r.task), report.model.name, to_string(r.budget),
+                     r.mode == CostMode::rent ? "renting" : "buying");
+}
+
+std::string cost_of(const Estimate& e, CostMode mode) {
+  const auto& run = mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
+  if (e.training && run) {
+    return format::money(run->typical);
+  }
+  if (e.cost.usd_per_million_tokens) {
+    return format::money(e.cost.usd_per_million_tokens->typical) + "/M tok";
+  }
+  return "no price";
 }
 
 std::string time_cell(const Estimate& e) {
@@ -34,30 +45,27 @@ std::string time_cell(const Estimate& e) {
   return "-";
 }
 
-std::string cost_cell(const Estimate& e) {
-  if (e.training && e.cost.rent_usd) {
-    return format::money(e.cost.rent_usd->typical);
-  }
-  if (e.cost.usd_per_million_tokens) {
-    return format::money(e.cost.usd_per_million_tokens->typical) + "/M tok";
-  }
-  return "no price";
-}
-
 std::string headline(const Report& report) {
   const Recommendation& best = report.recommendations.front();
   const Estimate& e = best.estimate;
+  const CostMode mode = report.request.mode;
   std::string line = fmt::format("Best: {} x {}", e.count, best.gpu.name);
-  if (e.cost.rent_usd_per_gpu_hour) {
+  if (mode == CostMode::rent && e.cost.rent_usd_per_gpu_hour) {
     line += fmt::format(", rent about {}/GPU-hour", format::money(e.cost.rent_usd_per_gpu_hour->typical));
+  } else if (mode == CostMode::buy && e.cost.purchase_usd) {
+    line += fmt::format(", cards about {} to buy", format::money(e.cost.purchase_usd->typical));
   }
   if (e.training) {
     line += fmt::format("; about {}", format::duration(e.training->wall_hours.typical));
-    if (e.cost.rent_usd) {
-      line += fmt::format(" and {} for the run", format::money(e.cost.rent_usd->typical));
+    const auto& run = mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
+    if (run) {
+      line += fmt::format(" and {} for the run", format::money(run->typical));
     }
   } else if (e.inference) {
     line += fmt::format("; about {:.0f} tokens/s", e.inference->tokens_per_s.typical);
+    if (e.cost.usd_per_million_tokens) {
+      line += fmt::format(" at {} per million", format::money(e.cost.usd_per_million_tokens->typical));
+    }
   }
   line += fmt::format("; needs {} GiB per GPU of {} GiB", format::gib(e.per_gpu.total()),
                       format::number(best.gpu.memory.capacity_gib));
@@ -78,13 +86,16 @@ std::string render_text(const Report& report) {
                  {"Count", Align::right},
                  {"GiB/GPU (need/have)", Align::right},
                  {training ? "Time" : "Throughput", Align::right},
-                 {training ? "Rent (run)" : "Rent per M tok", Align::right},
+                 {report.request.mode == CostMode::rent ? (training ? "Rent (run)" : "Rent per M tok")
+                                                         : (training ? "Own (run)" : "Own per M tok"),
+                  Align::right},
                  {"Score", Align::right}});
     for (const auto& r : report.recommendations) {
       table.add_row({std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
                      fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()),
                                  format::number(r.gpu.memory.capacity_gib)),
-                     time_cell(r.estimate), cost_cell(r.estimate), fmt::format("{:.0f}", r.score.total)});
+                     time_cell(r.estimate), cost_of(r.estimate, report.request.mode),
+                     fmt::format("{:.0f}", r.score.total)});
     }
     out += table.to_string();
     if (report.omitted > 0) {
@@ -160,6 +171,31 @@ std::string render_catalog_list_text(const Catalog& catalog) {
   return fmt::format("{} cards, catalog {} (updated {}). TFLOPS are dense; scale-up bandwidth is per GPU, "
                      "bidirectional.\n\n",
                      catalog.size(), catalog.info().version, catalog.info().updated) +
+         table.to_string();
+}
+
+std::string render_models_text(const ModelCatalog& models) {
+  Table table({{"ID", Align::left},
+               {"Name", Align::left},
+               {"Params", Align::right},
+               {"Active", Align::right},
+               {"Layers", Align::right},
+               {"Hidden", Align::right},
+               {"KV heads", Align::right},
+               {"Context", Align::right},
+               {"Attention", Align::left}});
+  for (const auto& m : models.models()) {
+    std::string attention = m.mla ? "MLA" : m.kv_heads < m.heads ? "GQA" : "MHA";
+    if (m.sliding_window) {
+      attention += fmt::format(", window {} on {} layers", m.sliding_window->size, m.sliding_window->layers);
+    }
+    table.add_row({m.id, m.name, format_parameter_count(m.params),
+                   m.is_moe() ? format_parameter_count(m.active_params) : "-", std::to_string(m.layers),
+                   std::to_string(m.hidden), std::to_string(m.kv_heads),
+                   m.max_context > 0 ? std::to_string(m.max_context) : "?", attention});
+  }
+  return fmt::format("{} model presets (use with --model ID; values from each model's config.json).\n\n",
+                     models.models().size()) +
          table.to_string();
 }
 

@@ -115,7 +115,7 @@ TEST_CASE("bad flags exit 2 with a message that names the flag and what is valid
       {{"--params", "70Q", "--task", "lora"}, "unknown suffix 'Q'"},
       {{"--params", "nonsense", "--task", "lora"}, "--params: 'nonsense' is not a number"},
       {{"--params", "1e400", "--task", "lora"}, "too large"},
-      {{"--task", "lora"}, "--params is required"},
+      {{"--task", "lora"}, "describe the model with --params"},
       {{"--params", "70B"}, "--task is required"},
       {{"--params", "70B", "--task", "lorra"}, "did you mean 'lora'?"},
       {{"--params", "70B", "--task", "lora", "--budget", "cheap"}, "--budget: 'cheap' is not a budget tier"},

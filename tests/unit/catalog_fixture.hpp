@@ -59,6 +59,49 @@ gpus:
       cn: {status: available, verified: "2026"}
     confidence: secondary
     sources: ["review"]
+architectures:
+  - architecture: ampere
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: ada
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: hopper
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: blackwell
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: cdna3
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: davinci
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: gaudi
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
 )";
 
 }  // namespace gpu_advise::test

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpu_advise/estimate.hpp"
@@ -7,7 +8,6 @@
 #include "gpu_fixture.hpp"
 
 using namespace gpu_advise;
-
 using test::request;
 
 TEST_CASE("GPU counts are 1, 2, 4, 8 then whole nodes", "[estimate]") {
@@ -15,27 +15,53 @@ TEST_CASE("GPU counts are 1, 2, 4, 8 then whole nodes", "[estimate]") {
   CHECK(candidate_counts(3) == std::vector<int>{1, 2});
 }
 
-TEST_CASE("full fine-tune model states are 16 bytes per parameter, sharded", "[estimate]") {
-  // ZeRO paper (arXiv 1910.02054): 2 + 2 + 12 bytes per parameter.
+TEST_CASE("full fine-tune model states are 16 bytes per parameter, sharded by the ZeRO stage", "[estimate]") {
+  // ZeRO paper (arXiv 1910.02054): 2 + 2 + 12 bytes per parameter; stage 1 shards
+  // the optimizer, stage 2 also the gradients, stage 3 also the weights.
   const Request r = request(7e9, Task::full);
   const ModelShape shape = infer_shape(r.params);
-  const MemoryBreakdown one = memory_per_gpu(r, shape, 1);
+  const MemoryBreakdown one = memory_per_gpu(r, shape, Layout{1, 1, 1, 0});
   CHECK(one.weights == Approx(14e9));
   CHECK(one.gradients == Approx(14e9));
   CHECK(one.optimizer == Approx(84e9));
-  const MemoryBreakdown eight = memory_per_gpu(r, shape, 8);
-  CHECK(eight.optimizer == Approx(84e9 / 8));
-  CHECK(eight.activations == Approx(one.activations));  // each rank runs its own micro-batch
+  const MemoryBreakdown z1 = memory_per_gpu(r, shape, Layout{1, 1, 8, 1});
+  CHECK(z1.weights == Approx(14e9));
+  CHECK(z1.gradients == Approx(14e9));
+  CHECK(z1.optimizer == Approx(84e9 / 8));
+  const MemoryBreakdown z2 = memory_per_gpu(r, shape, Layout{1, 1, 8, 2});
+  CHECK(z2.gradients == Approx(14e9 / 8));
+  const MemoryBreakdown z3 = memory_per_gpu(r, shape, Layout{1, 1, 8, 3});
+  CHECK(z3.weights == Approx(14e9 / 8 + 4 * shape.params_per_layer()));
+  CHECK(z3.activations == Approx(one.activations));  // each rank runs its own micro-batch
+  const MemoryBreakdown tp = memory_per_gpu(r, shape, Layout{4, 2, 1, 0});
+  CHECK(tp.optimizer == Approx(84e9 / 8));  // tensor x pipeline split the model 8 ways
+}
+
+TEST_CASE("activations follow the recompute mode and tensor parallelism", "[estimate]") {
+  Request r = request(70e9, Task::pretrain);
+  const ModelShape shape = infer_shape(70e9);
+  const double sbh = 4096.0 * 1 * shape.hidden;
+  const double logits = 4.0 * 4096 * shape.vocab;
+  r.recompute = Recompute::selective;  // Korthikanti et al.: 34*s*b*h per layer
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(34 * sbh * shape.layers + logits));
+  CHECK(memory_per_gpu(r, shape, Layout{8, 1, 1, 0}).activations == Approx((34 * sbh * shape.layers + logits) / 8));
+  r.recompute = Recompute::full;  // layer inputs only, plus one layer rebuilt
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(2 * sbh * shape.layers + 34 * sbh + logits));
+  r.recompute = Recompute::none;  // plus the 5*a*s/h attention scores
+  const double none = (34 + 5.0 * shape.heads * 4096 / shape.hidden) * sbh * shape.layers + logits;
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(none));
 }
 
 TEST_CASE("LoRA keeps a frozen BF16 base and trains only the adapters", "[estimate]") {
   const Request r = request(7e9, Task::lora);
   const ModelShape shape = infer_shape(r.params);
-  const MemoryBreakdown m = memory_per_gpu(r, shape, 1);
+  const MemoryBreakdown m = memory_per_gpu(r, shape, Layout{});
   const double adapters = shape.lora_params(16);
   CHECK(m.weights == Approx(2 * 7e9 + 4 * adapters));
   CHECK(m.gradients == Approx(4 * adapters));
   CHECK(m.optimizer == Approx(8 * adapters));
+  CHECK(memory_per_gpu(r, shape, Layout{1, 1, 4, 3}).weights == Approx(m.weights / 4));  // FSDP
+  CHECK(memory_per_gpu(r, shape, Layout{1, 1, 4, 0}).weights == Approx(m.weights));      // DDP
 }
 
 TEST_CASE("QLoRA stores the base in about half a byte per parameter", "[estimate]") {
@@ -43,40 +69,59 @@ TEST_CASE("QLoRA stores the base in about half a byte per parameter", "[estimate
   Request qlora = lora;
   qlora.task = Task::qlora;
   const ModelShape shape = infer_shape(70e9);
-  const double lora_base = memory_per_gpu(lora, shape, 1).weights;
-  const double qlora_base = memory_per_gpu(qlora, shape, 1).weights;
+  const double lora_base = memory_per_gpu(lora, shape, Layout{}).weights;
+  const double qlora_base = memory_per_gpu(qlora, shape, Layout{}).weights;
   // 70B: 140 GB in BF16; NF4 with double quantisation ~0.52 bytes/param for the
   // blocks plus BF16 embeddings lands near 40 GB.
   CHECK(lora_base / 1e9 == Approx(141).epsilon(0.02));
   CHECK(qlora_base / 1e9 == Approx(40).epsilon(0.1));
 }
 
-TEST_CASE("inference memory is weights plus the KV cache at the context served", "[estimate]") {
+TEST_CASE("inference memory is weights at their precision plus the KV cache served", "[estimate]") {
   Request r = request(70e9, Task::inference);
-  r.context = 4096;
-  r.concurrency = 8;
   const ModelShape shape = infer_shape(70e9);
-  const MemoryBreakdown one = memory_per_gpu(r, shape, 1);
+  const MemoryBreakdown one = memory_per_gpu(r, shape, Layout{});
   CHECK(one.weights == Approx(140e9));
   CHECK(one.kv_cache == Approx(2.0 * shape.layers * 8 * 128 * 2 * 4096 * 8));
-  // KV heads split across tensor-parallel ranks, up to the number of KV heads.
-  CHECK(memory_per_gpu(r, shape, 4).kv_cache == Approx(one.kv_cache / 4));
-  CHECK(memory_per_gpu(r, shape, 16).kv_cache == Approx(one.kv_cache / 8));
+  CHECK(memory_per_gpu(r, shape, Layout{4, 1, 1, 0}).kv_cache == Approx(one.kv_cache / 4));
+  CHECK(memory_per_gpu(r, shape, Layout{8, 2, 1, 0}).kv_cache == Approx(one.kv_cache / 16));
+  r.precision = InferencePrecision::fp8;
+  r.kv_precision = KvPrecision::fp8;
+  CHECK(memory_per_gpu(r, shape, Layout{}).weights == Approx(70e9));
+  CHECK(memory_per_gpu(r, shape, Layout{}).kv_cache == Approx(one.kv_cache / 2));
+  r.precision = InferencePrecision::int4;
+  CHECK(memory_per_gpu(r, shape, Layout{}).weights == Approx(70e9 * 0.5625));
 }
 
 TEST_CASE("the estimate takes the smallest count that fits", "[estimate]") {
   const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
-  const Request r = request(70e9, Task::lora);
-  const ModelShape shape = infer_shape(70e9);
-  const Estimate e = estimate(r, shape, gpu);
-  REQUIRE(e.fits);
-  CHECK(e.per_gpu.total() <= e.usable_bytes);
-  const auto counts = candidate_counts(r.max_gpus);
-  const auto at = std::find(counts.begin(), counts.end(), e.count);
-  REQUIRE(at != counts.end());
-  if (at != counts.begin()) {
-    CHECK(memory_per_gpu(r, shape, *(at - 1)).total() > e.usable_bytes);
+  for (const Task task : {Task::pretrain, Task::full, Task::lora, Task::qlora, Task::inference}) {
+    CAPTURE(static_cast<int>(task));
+    const Request r = request(70e9, task);
+    const ModelShape shape = infer_shape(70e9);
+    const Estimate e = estimate(r, shape, gpu);
+    REQUIRE(e.fits);
+    CHECK(e.per_gpu.total() <= e.usable_bytes);
+    CHECK(e.layout.gpus() == e.count);
+    Request smaller = r;
+    const auto counts = candidate_counts(r.max_gpus);
+    const auto at = std::find(counts.begin(), counts.end(), e.count);
+    REQUIRE(at != counts.end());
+    if (at != counts.begin()) {
+      smaller.count = *(at - 1);
+      CHECK_FALSE(estimate(smaller, shape, gpu).fits);
+    }
   }
+}
+
+TEST_CASE("tensor parallelism stays inside the scale-up domain", "[estimate]") {
+  const ModelShape shape = infer_shape(70e9);
+  const Estimate nvlink = estimate(request(70e9, Task::full), shape, test::card("g80", 80, 2000, 312, 8, 2.0));
+  CHECK(nvlink.layout.tensor <= 8);
+  const Estimate pcie = estimate(request(70e9, Task::full), shape, test::card("p48", 48, 900, 300, 1, 1.0));
+  REQUIRE(pcie.fits);
+  CHECK(pcie.layout.tensor == 1);
+  CHECK_FALSE(pcie.notes.empty());
 }
 
 TEST_CASE("a 70B model: QLoRA fits on one 80 GB card, LoRA and full fine-tuning do not", "[estimate]") {
@@ -96,32 +141,96 @@ TEST_CASE("a fixed count that is too small says so", "[estimate]") {
   CHECK_THAT(e.why_not, Catch::Contains("--count 2") && Catch::Contains("GiB per GPU"));
 }
 
+TEST_CASE("FP8 inference needs FP8 hardware", "[estimate]") {
+  Request r = request(8e9, Task::inference);
+  r.precision = InferencePrecision::fp8;
+  GpuSpec ampere = test::card("a", 80, 2000, 312, 8, 2.0);
+  const Estimate e = estimate(r, infer_shape(8e9), ampere);
+  CHECK_FALSE(e.fits);
+  CHECK_THAT(e.why_not, Catch::Contains("FP8"));
+  ampere.compute.fp8_tflops = 624;
+  CHECK(estimate(r, infer_shape(8e9), ampere).fits);
+}
+
 TEST_CASE("training time is FLOPs over dense peak times MFU", "[estimate]") {
   const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
-  Request r = request(7e9, Task::pretrain);
-  const ModelShape shape = infer_shape(7e9);
+  Request r = request(1e9, Task::pretrain);
+  const ModelShape shape = infer_shape(1e9);
   const Estimate e = estimate(r, shape, gpu);
   REQUIRE(e.training);
-  const double per_token = 6 * 7e9 + 12.0 * shape.layers * shape.heads * shape.head_dim * r.seq_len;
-  CHECK(e.training->flops == Approx(per_token * 140e9));
-  CHECK(e.training->gpu_hours.typical ==
-        Approx(e.training->flops / (312e12 * e.training->mfu.typical) / 3600));
+  REQUIRE(e.count == 1);
+  const double per_token = 6 * 1e9 + 12.0 * shape.layers * shape.heads * shape.head_dim * r.seq_len;
+  CHECK(e.training->flops == Approx(per_token * 20e9));
+  CHECK(e.training->gpu_hours.typical == Approx(e.training->flops / (312e12 * e.training->mfu.typical) / 3600));
+  CHECK(e.training->mfu.typical == Approx(gpu.efficiency.training_mfu.typical));
   CHECK(e.training->gpu_hours.low < e.training->gpu_hours.typical);
   CHECK(e.training->gpu_hours.typical < e.training->gpu_hours.high);
   REQUIRE(e.cost.rent_usd);
   CHECK(e.cost.rent_usd->typical == Approx(e.training->gpu_hours.typical * 2.0));
 }
 
+TEST_CASE("tokens and epochs set the training tokens", "[estimate]") {
+  Request r = request(7e9, Task::lora);
+  r.tokens = 50e6;
+  r.epochs = 3;
+  CHECK(r.training_tokens() == Approx(150e6));
+}
+
+TEST_CASE("a deadline buys more GPUs", "[estimate]") {
+  const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  Request r = request(7e9, Task::pretrain);
+  const ModelShape shape = infer_shape(7e9);
+  const Estimate relaxed = estimate(r, shape, gpu);
+  r.deadline_hours = relaxed.training->wall_hours.typical / 10;
+  const Estimate rushed = estimate(r, shape, gpu);
+  REQUIRE(rushed.fits);
+  CHECK(rushed.count >= 10);
+  CHECK(rushed.training->wall_hours.typical <= *r.deadline_hours);
+  r.max_gpus = 4;
+  const Estimate impossible = estimate(r, shape, gpu);
+  CHECK_FALSE(impossible.fits);
+  CHECK_THAT(impossible.why_not, Catch::Contains("deadline"));
+}
+
 TEST_CASE("decode throughput is bound by memory bandwidth at small batch", "[estimate]") {
   const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
   Request r = request(8e9, Task::inference);
   r.concurrency = 1;
-  const Estimate e = estimate(r, infer_shape(8e9), gpu);
+  const ModelShape shape = infer_shape(8e9);
+  const Estimate e = estimate(r, shape, gpu);
   REQUIRE(e.inference);
-  const double bytes = e.per_gpu.weights + e.per_gpu.kv_cache;
-  CHECK(e.inference->tokens_per_s.typical == Approx(2000e9 * 0.72 / bytes));
+  const double kv = shape.kv_bytes(r.prompt_tokens() + r.effective_output_tokens() / 2.0, 2.0);
+  CHECK(e.inference->tokens_per_s.typical == Approx(2000e9 * 0.72 / (e.per_gpu.weights + kv)));
+  CHECK(e.inference->tpot_ms.typical == Approx(1000.0 / e.inference->tokens_per_s.typical));
+  CHECK(e.inference->max_concurrency > 1);
+  CHECK(e.inference->max_tokens_per_s.typical > e.inference->tokens_per_s.typical);
+  CHECK(e.inference->ttft_ms.typical > 0);
   CHECK(e.cost.usd_per_million_tokens->typical ==
         Approx(2.0 / (e.inference->tokens_per_s.typical * 3600) * 1e6));
+}
+
+TEST_CASE("buying amortises the cards and adds power", "[estimate]") {
+  GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  gpu.tdp_w = 400;
+  gpu.purchase_usd_per_card.push_back(
+      PriceQuote{20000, 20000, "p", PriceKind::on_demand, Condition::new_card, Region::global, "2026", "s"});
+  Request r = request(7e9, Task::pretrain);
+  r.mode = CostMode::buy;
+  const Estimate e = estimate(r, infer_shape(7e9), gpu);
+  REQUIRE(e.cost.buy_usd);
+  const double hours = e.training->wall_hours.typical;
+  const double energy = 0.4 * e.count * 0.7 * 1.3 * hours * 0.10;
+  CHECK(*e.cost.energy_usd == Approx(energy));
+  CHECK(e.cost.buy_usd->typical == Approx(20000.0 * e.count * hours / (3 * 8760) + energy));
+  CHECK(e.cost.purchase_usd->typical == Approx(20000.0 * e.count));
+}
+
+TEST_CASE("a --price override replaces the catalog quotes", "[estimate]") {
+  Request r = request(7e9, Task::inference);
+  r.prices.push_back(PriceOverride{"g80", 0.5});
+  const Estimate e = estimate(r, infer_shape(7e9), test::card("g80", 80, 2000, 312, 8, 2.0));
+  CHECK(e.cost.rent_usd_per_gpu_hour->typical == 0.5);
+  CHECK(e.cost.price_basis == "--price");
 }
 
 TEST_CASE("no estimate is negative or NaN across sizes, tasks and cards", "[estimate][property]") {
@@ -143,13 +252,29 @@ TEST_CASE("no estimate is negative or NaN across sizes, tasks and cards", "[esti
           continue;
         }
         CHECK(e.count >= 1);
+        CHECK(e.layout.gpus() == e.count);
         if (e.training) {
-          CHECK(std::isfinite(e.training->wall_hours.high));
-          CHECK(e.training->wall_hours.low > 0);
+          const auto& t = *e.training;
+          for (const double v : {t.wall_hours.low, t.wall_hours.typical, t.wall_hours.high}) {
+            CHECK(std::isfinite(v));
+            CHECK(v > 0);
+          }
+          CHECK(t.wall_hours.low <= t.wall_hours.typical);
+          CHECK(t.wall_hours.typical <= t.wall_hours.high);
         }
         if (e.inference) {
-          CHECK(std::isfinite(e.inference->tokens_per_s.low));
-          CHECK(e.inference->tokens_per_s.low > 0);
+          const auto& inf = *e.inference;
+          for (const double v : {inf.tokens_per_s.low, inf.tokens_per_s.high, inf.ttft_ms.typical,
+                                 inf.tpot_ms.typical, inf.max_tokens_per_s.typical}) {
+            CHECK(std::isfinite(v));
+            CHECK(v > 0);
+          }
+          CHECK(inf.tokens_per_s.low <= inf.tokens_per_s.high);
+          CHECK(inf.max_concurrency >= inf.concurrency);
+        }
+        if (e.cost.rent_usd) {
+          CHECK(e.cost.rent_usd->low <= e.cost.rent_usd->typical);
+          CHECK(e.cost.rent_usd->typical <= e.cost.rent_usd->high);
         }
       }
     }

@@ -34,9 +34,9 @@ TEST_CASE("each budget tier's weights add up to one", "[scoring]") {
 
 TEST_CASE("a low budget prefers the cheap plan, a high budget the fast one", "[scoring]") {
   std::vector<Recommendation> options = {option("fast", 400, 10, 0.3), option("cheap", 100, 40, 0.3)};
-  score_and_rank(options, BudgetTier::low);
+  score_and_rank(options, BudgetTier::low, CostMode::rent);
   CHECK(options.front().gpu.id == "cheap");
-  score_and_rank(options, BudgetTier::high);
+  score_and_rank(options, BudgetTier::high, CostMode::rent);
   CHECK(options.front().gpu.id == "fast");
   CHECK(options.front().rank == 1);
   CHECK(options.back().rank == 2);
@@ -44,7 +44,7 @@ TEST_CASE("a low budget prefers the cheap plan, a high budget the fast one", "[s
 
 TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
   std::vector<Recommendation> options = {option("a", 100, 10, 0.5), option("b", 200, 20, 0.1)};
-  score_and_rank(options, BudgetTier::medium);
+  score_and_rank(options, BudgetTier::medium, CostMode::rent);
   CHECK(options[0].score.total == Approx(100.0));
   CHECK(options[1].score.cost == Approx(0.5));
   CHECK(options[1].score.speed == Approx(0.5));
@@ -53,7 +53,7 @@ TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
 
 TEST_CASE("an unknown price scores zero on cost and is said to be unknown", "[scoring]") {
   std::vector<Recommendation> options = {option("priced", 100, 10, 0.3), option("unpriced", 0, 10, 0.3)};
-  score_and_rank(options, BudgetTier::medium);
+  score_and_rank(options, BudgetTier::medium, CostMode::rent);
   CHECK(options.back().gpu.id == "unpriced");
   CHECK_FALSE(options.back().score.cost_known);
   CHECK(options.back().score.cost == 0);
@@ -61,7 +61,7 @@ TEST_CASE("an unknown price scores zero on cost and is said to be unknown", "[sc
 
 TEST_CASE("ties break by cost, then by id, so the order is total", "[scoring]") {
   std::vector<Recommendation> options = {option("b", 0, 10, 0.3), option("a", 0, 10, 0.3)};
-  score_and_rank(options, BudgetTier::medium);
+  score_and_rank(options, BudgetTier::medium, CostMode::rent);
   CHECK(options[0].gpu.id == "a");
   CHECK(options[1].gpu.id == "b");
 }

@@ -1,0 +1,218 @@
+// Imports a Hugging Face config.json: the exact shape of a dense, MoE, MLA or
+// sliding-window model. Missing, null or mistyped fields are located errors.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/error.hpp"
+#include "gpu_advise/model.hpp"
+
+namespace gpu_advise {
+
+namespace {
+
+using nlohmann::json;
+
+// nlohmann keeps no positions, so a key is located by its first occurrence in
+// the text; config.json is flat, so that is the key itself.
+std::pair<int, int> locate(std::string_view text, std::string_view key) {
+  const auto at = text.find(fmt::format("\"{}\"", key));
+  if (at == std::string_view::npos) {
+    return {0, 0};
+  }
+  const auto before = text.substr(0, at);
+  const int line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
+  const auto line_start = before.rfind('\n');
+  const int column = static_cast<int>(at - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1;
+  return {line, column};
+}
+
+class ConfigReader {
+ public:
+  ConfigReader(const json& root, std::string_view text, std::string source)
+      : m_root(root), m_text(text), m_source(std::move(source)) {}
+
+  // An integer field; nullopt (and an error when required) if missing, null or mistyped.
+  std::optional<int> integer(std::string_view key, bool required, std::int64_t min = 1, std::int64_t max = 100'000'000) {
+    const auto it = m_root.find(std::string(key));
+    if (it == m_root.end()) {
+      if (required) {
+        error(key, "required field is missing");
+      }
+      return std::nullopt;
+    }
+    if (it->is_null()) {
+      if (required) {
+        error(key, "is null; expected a whole number");
+      }
+      return std::nullopt;
+    }
+    if (!it->is_number_integer() && !(it->is_number_float() && std::floor(it->get<double>()) == it->get<double>())) {
+      error(key, fmt::format("expected a whole number, found {}", it->dump()));
+      return std::nullopt;
+    }
+    const double value = it->get<double>();
+    if (value < static_cast<double>(min) || value > static_cast<double>(max)) {
+      error(key, fmt::format("{} is outside {} to {}", it->dump(), min, max));
+      return std::nullopt;
+    }
+    return static_cast<int>(value);
+  }
+
+  std::optional<bool> boolean(std::string_view key) {
+    const auto it = m_root.find(std::string(key));
+    if (it == m_root.end() || it->is_null()) {
+      return std::nullopt;
+    }
+    if (!it->is_boolean()) {
+      error(key, fmt::format("expected true or false, found {}", it->dump()));
+      return std::nullopt;
+    }
+    return it->get<bool>();
+  }
+
+  std::string string(std::string_view key) {
+    const auto it = m_root.find(std::string(key));
+    return (it != m_root.end() && it->is_string()) ? it->get<std::string>() : std::string();
+  }
+
+  bool has(std::string_view key) const {
+    const auto it = m_root.find(std::string(key));
+    return it != m_root.end() && !it->is_null();
+  }
+
+  const json* find(std::string_view key) const {
+    const auto it = m_root.find(std::string(key));
+    return it == m_root.end() ? nullptr : &*it;
+  }
+
+  void error(std::string_view key, std::string message) {
+    const auto [line, column] = locate(m_text, key);
+    m_diagnostics.push_back(Diagnostic{m_source, line, column, std::string(key), std::move(message)});
+  }
+
+  void throw_if_any() {
+    if (!m_diagnostics.empty()) {
+      throw DataError(std::move(m_diagnostics));
+    }
+  }
+
+ private:
+  const json& m_root;
+  std::string_view m_text;
+  std::string m_source;
+  std::vector<Diagnostic> m_diagnostics;
+};
+
+}  // namespace
+
+ModelShape parse_hf_config(std::string_view text, std::string_view source) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    const auto before = text.substr(0, std::min(e.byte, text.size()));
+    const int line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
+    throw DataError({Diagnostic{std::string(source), line, 0, "", fmt::format("not valid JSON: {}", e.what())}});
+  }
+  if (!root.is_object()) {
+    throw DataError({Diagnostic{std::string(source), 1, 1, "", "expected a JSON object (a Hugging Face config.json)"}});
+  }
+  // Multimodal configs nest the language model.
+  if (root.contains("text_config") && root["text_config"].is_object() && !root.contains("hidden_size")) {
+    json merged = root["text_config"];
+    root = merged;
+  }
+  ConfigReader r(root, text, std::string(source));
+  ModelShape m;
+  m.source = ModelSource::config_json;
+  const std::string model_type = r.string("model_type");
+  m.hidden = r.integer("hidden_size", true).value_or(0);
+  m.layers = r.integer("num_hidden_layers", true, 1, 10000).value_or(0);
+  m.heads = r.integer("num_attention_heads", true, 1, 10000).value_or(0);
+  m.kv_heads = r.integer("num_key_value_heads", false, 1, 10000).value_or(m.heads);
+  m.vocab = r.integer("vocab_size", true).value_or(0);
+  m.head_dim = r.integer("head_dim", false).value_or(m.heads > 0 ? m.hidden / m.heads : 0);
+  m.tied_embeddings = r.boolean("tie_word_embeddings").value_or(false);
+  m.max_context = r.integer("max_position_embeddings", false).value_or(0);
+
+  const bool deepseek = model_type.rfind("deepseek", 0) == 0 || r.has("n_routed_experts");
+  const bool mixtral = r.has("num_local_experts");
+  const bool qwen_moe = r.has("num_experts") && r.has("moe_intermediate_size");
+  if (mixtral) {
+    MoeSpec moe;
+    moe.experts = r.integer("num_local_experts", true).value_or(0);
+    moe.experts_per_token = r.integer("num_experts_per_tok", true).value_or(0);
+    moe.expert_ffn = r.integer("intermediate_size", true).value_or(0);
+    m.ffn = moe.expert_ffn;
+    m.moe = moe;
+  } else if (qwen_moe || deepseek) {
+    MoeSpec moe;
+    moe.experts = r.integer(deepseek ? "n_routed_experts" : "num_experts", true).value_or(0);
+    moe.experts_per_token = r.integer("num_experts_per_tok", true).value_or(0);
+    moe.expert_ffn = r.integer("moe_intermediate_size", true).value_or(0);
+    moe.shared_experts = r.integer("n_shared_experts", false, 0, 1000).value_or(0);
+    moe.dense_layers = r.integer("first_k_dense_replace", false, 0, 10000).value_or(0);
+    if (const auto shared = r.integer("shared_expert_intermediate_size", false); shared && moe.expert_ffn > 0) {
+      moe.shared_experts = std::max(1, *shared / moe.expert_ffn);  // Qwen2-MoE: one wide shared expert
+    }
+    m.ffn = r.integer("intermediate_size", moe.dense_layers > 0).value_or(moe.expert_ffn);
+    m.moe = moe;
+  } else {
+    m.ffn = r.integer("intermediate_size", true).value_or(0);
+  }
+  if (deepseek && r.has("kv_lora_rank")) {
+    MlaSpec mla;
+    mla.kv_lora_rank = r.integer("kv_lora_rank", true).value_or(0);
+    mla.q_lora_rank = r.integer("q_lora_rank", false, 0).value_or(0);
+    mla.qk_rope_head_dim = r.integer("qk_rope_head_dim", true).value_or(0);
+    mla.qk_nope_head_dim = r.integer("qk_nope_head_dim", true).value_or(0);
+    mla.v_head_dim = r.integer("v_head_dim", true).value_or(0);
+    m.mla = mla;
+    if (!r.has("head_dim")) {
+      m.head_dim = mla.qk_nope_head_dim + mla.qk_rope_head_dim;  // hidden / heads means nothing under MLA
+    }
+  }
+  // Sliding window: Mistral uses it on every layer; Qwen only with use_sliding_window;
+  // Gemma 2 alternates; newer configs list layer_types.
+  if (const auto window = r.integer("sliding_window", false)) {
+    const bool qwen = model_type.rfind("qwen", 0) == 0;
+    const bool used = !qwen || r.boolean("use_sliding_window").value_or(false);
+    if (used && (m.max_context == 0 || *window < m.max_context)) {
+      int windowed = m.layers;
+      if (const json* types = r.find("layer_types"); types != nullptr && types->is_array()) {
+        windowed = static_cast<int>(std::count(types->begin(), types->end(), json("sliding_attention")));
+      } else if (model_type == "gemma2" || model_type == "gemma3_text") {
+        windowed = m.layers / 2;
+      }
+      if (windowed > 0) {
+        m.sliding_window = SlidingWindow{*window, windowed};
+      }
+    }
+  }
+  if (m.kv_heads > m.heads && m.heads > 0) {
+    r.error("num_key_value_heads", fmt::format("{} is more than num_attention_heads {}", m.kv_heads, m.heads));
+  }
+  r.throw_if_any();
+
+  m.params = m.shape_params();
+  m.active_params = m.shape_active_params();
+  const std::string architecture = [&] {
+    const json* list = r.find("architectures");
+    if (list != nullptr && list->is_array() && !list->empty() && list->front().is_string()) {
+      return list->front().get<std::string>();
+    }
+    return model_type.empty() ? std::string("model") : model_type;
+  }();
+  m.name = m.basis = fmt::format("{} from {}", architecture, source);
+  return m;
+}
+
+ModelShape load_hf_config(const std::filesystem::path& path) {
+  return parse_hf_config(read_data_file(path), path.string());
+}
+
+}  // namespace gpu_advise
