@@ -146,12 +146,19 @@ std::vector<std::string> assumptions_for(const Request& request, const ModelShap
                                 format::number(request.epochs), request.epochs == 1 ? "" : "s",
                                 request.tokens ? "" : "; a stated default dataset size, set it with --tokens"));
     }
+    const TrainingBytes bytes = training_bytes(request.optimizer);
     if (request.task == Task::full || request.task == Task::pretrain) {
-      out.push_back("mixed-precision AdamW: 16 bytes per parameter of model states, split by TP x PP and sharded by "
-                    "ZeRO over data parallel");
+      out.push_back(fmt::format("{}: {} bytes per parameter of model states, split by TP x PP and sharded by ZeRO "
+                                "over data parallel",
+                                to_string(request.optimizer),
+                                format::number(bytes.weights + bytes.gradients + bytes.optimizer)));
     } else {
-      out.push_back(fmt::format("LoRA rank {} on every linear layer of the blocks; AdamW on adapters only{}",
-                                request.lora_rank,
+      std::vector<std::string> targets;
+      for (const auto target : request.lora_targets) {
+        targets.emplace_back(to_string(target));
+      }
+      out.push_back(fmt::format("LoRA rank {} on {} of every block; {} on adapters only{}", request.lora_rank,
+                                text::join(targets, ", "), to_string(request.optimizer),
                                 request.task == Task::qlora ? "; NF4 base with double quantisation" : ""));
     }
     if (request.deadline_hours) {

@@ -14,25 +14,22 @@ namespace {
 Range scale(const Range& r, double factor) { return {r.low * factor, r.typical * factor, r.high * factor}; }
 Range multiply(const Range& a, const Range& b) { return {a.low * b.low, a.typical * b.typical, a.high * b.high}; }
 
-// ---- parallel efficiency (provisional engineering factors; docs/methodology.md §4) ----
+// ---- parallel efficiency (docs/methodology.md §4) ----
+//
+// The architectures' MFU ranges come from large, well-tuned multi-node runs
+// that already pay for tensor, pipeline and data parallelism on 600-900 GB/s
+// NVLink. Only departures from that norm cost more: a slower scale-up link
+// under tensor parallelism, and several GPUs with no NVLink between them.
 
-// Share of time lost to tensor-parallel collectives on a 900 GB/s fabric;
-// a slower fabric loses proportionally more.
+constexpr double norm_link_gb_per_s = 600.0;  // A100 NVLink 3, the calibration runs' fabric
+
 double tensor_parallel_factor(int tp, double link_gb_per_s) {
   if (tp <= 1) {
     return 1.0;
   }
-  const double loss = tp <= 2 ? 0.03 : tp <= 4 ? 0.06 : 0.10;
-  return std::max(0.5, 1.0 - loss * 900.0 / std::max(link_gb_per_s, 1.0));
-}
-
-// 1F1B pipeline bubble with 4 micro-batches per stage: (p - 1) / (m + p - 1).
-double pipeline_factor(int pp) {
-  if (pp <= 1) {
-    return 1.0;
-  }
-  const double m = 4.0 * pp;
-  return 1.0 - (pp - 1.0) / (m + pp - 1.0);
+  const double loss = tp <= 2 ? 0.03 : tp <= 4 ? 0.06 : 0.10;  // share of step time in TP collectives at the norm
+  const double slowdown = std::max(0.0, norm_link_gb_per_s / std::max(link_gb_per_s, 1.0) - 1.0);
+  return std::max(0.5, 1.0 - loss * slowdown);
 }
 
 struct ScaleOut {
@@ -51,9 +48,20 @@ ScaleOut scale_out(const GpuSpec& gpu, int count) {
   if (domain == 2) {
     return {0.75, fmt::format("NVLink joins pairs only: {} GPUs exchange gradients over PCIe and the network", count)};
   }
-  const double factor = count > 1024 ? 0.80 : 0.90;
-  return {factor, fmt::format("{} GPUs span {} nodes: data-parallel traffic crosses the inter-node network", count,
-                              (count + domain - 1) / domain)};
+  return {1.0, fmt::format("{} GPUs span {} nodes: data-parallel traffic crosses the inter-node network", count,
+                           (count + domain - 1) / domain)};
+}
+
+// Decode reaches less of the peak bandwidth with quantised weights: the
+// kernels dequantise as they read (gpt-fast int8/int4 on A100, docs/validation.md).
+double decode_precision_factor(InferencePrecision precision) {
+  switch (precision) {
+    case InferencePrecision::bf16:
+    case InferencePrecision::fp8: return 1.0;
+    case InferencePrecision::int8: return 0.95;
+    case InferencePrecision::int4: return 0.70;
+  }
+  return 1.0;
 }
 
 // ---- memory ----
@@ -90,14 +98,16 @@ double training_activations(const Request& request, const ModelShape& model, con
 }  // namespace
 
 double weight_bytes(const Request& request, const ModelShape& model) {
-  (void)model;
+  double block_bytes = 2.0;
   switch (request.precision) {
-    case InferencePrecision::bf16: return 2.0;
-    case InferencePrecision::fp8: return 1.0;
-    case InferencePrecision::int8: return constants::bytes_int8_weight;
-    case InferencePrecision::int4: return constants::bytes_int4_weight;
+    case InferencePrecision::bf16: return 2.0 * model.params;
+    case InferencePrecision::fp8: return 1.0 * model.params;
+    case InferencePrecision::int8: block_bytes = constants::bytes_int8_weight; break;
+    case InferencePrecision::int4: block_bytes = constants::bytes_int4_weight; break;
   }
-  return 2.0;
+  // Weight-only quantisation (GPTQ, AWQ) leaves the embeddings and LM head in BF16.
+  const double embeddings = std::min(model.embedding_params(), model.params);
+  return block_bytes * (model.params - embeddings) + 2.0 * embeddings;
 }
 
 std::vector<int> candidate_counts(int max_gpus) {
@@ -128,9 +138,10 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       // and sharded over DP by the ZeRO stage.
       const double shard = params / (t * p);
       const int z = layout.zero_stage;
-      m.weights = 2.0 * shard / (z >= 3 ? d : 1.0);
-      m.gradients = 2.0 * shard / (z >= 2 ? d : 1.0);
-      m.optimizer = 12.0 * shard / (z >= 1 ? d : 1.0);
+      const TrainingBytes bytes = training_bytes(request.optimizer);
+      m.weights = bytes.weights * shard / (z >= 3 ? d : 1.0);
+      m.gradients = bytes.gradients * shard / (z >= 2 ? d : 1.0);
+      m.optimizer = bytes.optimizer * shard / (z >= 1 ? d : 1.0);
       if (z >= 3 && d > 1) {
         m.weights += 2.0 * 2.0 * model.params_per_layer() / t;  // two layers gathered: current + prefetch
       }
@@ -139,25 +150,40 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
     }
     case Task::lora:
     case Task::qlora: {
-      const double adapters = model.lora_params(request.lora_rank);
-      double base = 2.0 * params;  // frozen BF16 base
+      std::vector<int> targets;
+      for (const LoraTarget target : request.lora_targets) {
+        targets.push_back(static_cast<int>(target));
+      }
+      const double adapters = model.lora_params(request.lora_rank, targets);
+      double base_bytes_per_param = 2.0;  // frozen BF16 base
+      double base = 2.0 * params;
       if (request.task == Task::qlora) {
         // NF4 with double quantisation for the blocks, BF16 embeddings and LM
         // head (Dettmers et al., arXiv 2305.14314).
         const double embeddings = std::min(model.embedding_params(), params);
-        base = constants::bytes_nf4_with_double_quant * (params - embeddings) + 2.0 * embeddings;
+        base_bytes_per_param = constants::bytes_nf4_with_double_quant;
+        base = base_bytes_per_param * (params - embeddings) + 2.0 * embeddings;
       }
+      // Adapters train in FP32 with mixed-precision AdamW (PEFT's default):
+      // 4 + 4 + 8 bytes; pure BF16 halves that; 8-bit Adam stores 2 bytes of moments.
+      const TrainingBytes adapter_bytes = request.optimizer == Optimizer::adamw_bf16   ? TrainingBytes{2, 2, 4}
+                                          : request.optimizer == Optimizer::adamw_8bit ? TrainingBytes{4, 4, 2}
+                                                                                       : TrainingBytes{4, 4, 8};
       // FSDP (ZeRO-3) shards the frozen base and the adapter states over the
-      // GPUs; plain data parallelism (stage 0) replicates them.
-      const double shards = layout.zero_stage >= 3 ? d : 1.0;
-      m.weights = (base + 4.0 * adapters) / shards;  // FP32 adapter weights
-      m.gradients = 4.0 * adapters / shards;
-      m.optimizer = 8.0 * adapters / shards;
+      // GPUs and gathers two layers at a time; plain data parallelism replicates them.
+      const bool sharded = layout.zero_stage >= 3 && d > 1;
+      const double shards = sharded ? d : 1.0;
+      m.weights = (base + adapter_bytes.weights * adapters) / shards;
+      if (sharded) {
+        m.weights += 2.0 * base_bytes_per_param * model.params_per_layer();
+      }
+      m.gradients = adapter_bytes.gradients * adapters / shards;
+      m.optimizer = adapter_bytes.optimizer * adapters / shards;
       m.activations = training_activations(request, model, layout);
       break;
     }
     case Task::inference: {
-      m.weights = weight_bytes(request, model) * params / (t * p);
+      m.weights = weight_bytes(request, model) / (t * p);
       // KV heads split across tensor-parallel ranks up to g; MLA's latent is
       // not split by heads. Pipeline stages each hold their layers' cache.
       const double kv_split = (model.mla ? 1.0 : std::min(t, static_cast<double>(std::max(model.kv_heads, 1)))) * p;
@@ -187,13 +213,14 @@ struct Candidate {
   double efficiency = 0;
 };
 
+// How good a layout is: its MFU factor, then (for ties) less model parallelism
+// and a lower ZeRO stage, which move less data.
 double layout_efficiency(const GpuSpec& gpu, const Layout& layout) {
-  double factor = tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s) *
-                  pipeline_factor(layout.pipeline);
-  if (layout.zero_stage >= 3 && layout.data > 1) {
-    factor *= 0.95;  // ZeRO-3 gathers the weights every step: 1.5x the traffic of plain DP
-  }
-  return factor;
+  return tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s);
+}
+
+double layout_preference(const GpuSpec& gpu, const Layout& layout) {
+  return layout_efficiency(gpu, layout) - 1e-3 * (layout.tensor * layout.pipeline) - 1e-4 * layout.zero_stage;
 }
 
 // Every layout of `count` GPUs the request allows on this card, best first.
@@ -249,7 +276,7 @@ std::optional<Candidate> best_fitting(const Request& request, const ModelShape& 
     if (memory.total() > usable) {
       continue;
     }
-    const double efficiency = layout_efficiency(gpu, layout);
+    const double efficiency = layout_preference(gpu, layout);
     if (!best || efficiency > best->efficiency + 1e-12) {
       best = Candidate{layout, memory, efficiency};
     }
@@ -340,7 +367,8 @@ double decode_step_s(const Request& request, const ModelShape& model, const GpuS
   const double kv_split =
       (model.mla ? 1.0 : std::min<double>(layout.tensor, std::max(model.kv_heads, 1))) * layout.pipeline;
   const double kv_read = model.kv_bytes(average_tokens, kv_value_bytes) * batch / kv_split;
-  const double memory_s = (memory.weights + kv_read) / (gpu.memory.bandwidth_gb_per_s * 1e9 * eta);
+  const double memory_s = (memory.weights + kv_read) /
+                          (gpu.memory.bandwidth_gb_per_s * 1e9 * eta * decode_precision_factor(request.precision));
   const double compute_s = 2.0 * model.active_params * batch /
                            (static_cast<double>(layout.gpus()) * inference_peak_tflops(request, gpu) * 1e12 *
                             gpu.efficiency.prefill_compute.typical);

@@ -79,29 +79,42 @@ double ModelShape::kv_bytes(double tokens, double bytes_per_value) const {
   return per_layer_token * ((layers - windowed) * tokens + windowed * window_tokens);
 }
 
-double ModelShape::lora_params(int rank) const {
+double ModelShape::lora_params(int rank, const std::vector<int>& targets) const {
   // r * (d_in + d_out) per adapted matrix (Hu et al., arXiv 2106.09685).
+  auto chosen = [&](int target) { return std::find(targets.begin(), targets.end(), target) != targets.end(); };
   const double h = hidden;
   const double r = rank;
   double attention = 0;
   if (mla) {
+    // q: down and up projections (or one), k and v: the shared latent down and
+    // up projections, counted under k and v; o as usual.
     const double qk = mla->qk_nope_head_dim + mla->qk_rope_head_dim;
-    attention = mla->q_lora_rank > 0 ? (h + mla->q_lora_rank) + (mla->q_lora_rank + heads * qk) : h + heads * qk;
-    attention += (h + mla->kv_lora_rank + mla->qk_rope_head_dim) +
-                 (mla->kv_lora_rank + static_cast<double>(heads) * (mla->qk_nope_head_dim + mla->v_head_dim));
-    attention += static_cast<double>(heads) * mla->v_head_dim + h;
+    if (chosen(0)) {
+      attention += mla->q_lora_rank > 0 ? (h + mla->q_lora_rank) + (mla->q_lora_rank + heads * qk) : h + heads * qk;
+    }
+    if (chosen(1)) {
+      attention += h + mla->kv_lora_rank + mla->qk_rope_head_dim;
+    }
+    if (chosen(2)) {
+      attention += mla->kv_lora_rank + static_cast<double>(heads) * (mla->qk_nope_head_dim + mla->v_head_dim);
+    }
+    if (chosen(3)) {
+      attention += static_cast<double>(heads) * mla->v_head_dim + h;
+    }
   } else {
     const double q_out = static_cast<double>(heads) * head_dim;
     const double kv_out = static_cast<double>(kv_heads) * head_dim;
-    attention = (h + q_out) + 2.0 * (h + kv_out) + (q_out + h);
+    attention = (chosen(0) ? h + q_out : 0) + (chosen(1) ? h + kv_out : 0) + (chosen(2) ? h + kv_out : 0) +
+                (chosen(3) ? q_out + h : 0);
   }
-  const double dense_mlp = 3.0 * (h + ffn);
+  const int mlp_matrices = (chosen(4) ? 1 : 0) + (chosen(5) ? 1 : 0) + (chosen(6) ? 1 : 0);
+  const double dense_mlp = mlp_matrices * (h + ffn);
   if (!moe) {
     return r * layers * (attention + dense_mlp);
   }
   const int dense = std::min(moe->dense_layers, layers);
   const int sparse = layers - dense;
-  const double expert_mlp = (moe->experts + moe->shared_experts) * 3.0 * (h + moe->expert_ffn);
+  const double expert_mlp = (moe->experts + moe->shared_experts) * mlp_matrices * (h + moe->expert_ffn);
   return r * (dense * (attention + dense_mlp) + sparse * (attention + expert_mlp));
 }
 

@@ -100,6 +100,70 @@ std::span<const EnumName<CostMode>> names(CostMode) {
   return table;
 }
 
+std::span<const EnumName<Optimizer>> names(Optimizer) {
+  static constexpr EnumName<Optimizer> table[] = {
+      {Optimizer::adamw, "adamw"}, {Optimizer::adamw_bf16, "adamw-bf16"}, {Optimizer::adamw_8bit, "adamw-8bit"}};
+  return table;
+}
+
+std::span<const EnumName<LoraTarget>> names(LoraTarget) {
+  static constexpr EnumName<LoraTarget> table[] = {{LoraTarget::q, "q"},       {LoraTarget::k, "k"},
+                                                   {LoraTarget::v, "v"},       {LoraTarget::o, "o"},
+                                                   {LoraTarget::gate, "gate"}, {LoraTarget::up, "up"},
+                                                   {LoraTarget::down, "down"}};
+  return table;
+}
+
+TrainingBytes training_bytes(Optimizer optimizer) {
+  switch (optimizer) {
+    // ZeRO paper (arXiv 1910.02054): BF16 weights 2 + gradients 2 + FP32 master, m, v 12.
+    case Optimizer::adamw: return {2, 2, 12};
+    // Pure BF16: weights, gradients and both moments in BF16 (torchtune's default).
+    case Optimizer::adamw_bf16: return {2, 2, 4};
+    // 8-bit Adam (Dettmers et al., arXiv 2110.02861): 2 bytes of moments + FP32 master 4.
+    case Optimizer::adamw_8bit: return {2, 2, 6};
+  }
+  return {2, 2, 12};
+}
+
+std::vector<LoraTarget> parse_lora_targets(std::string_view raw, std::string_view flag) {
+  const std::string text = text::to_lower(text::trim(raw));
+  if (text == "all") {
+    return {LoraTarget::q, LoraTarget::k, LoraTarget::v, LoraTarget::o, LoraTarget::gate, LoraTarget::up,
+            LoraTarget::down};
+  }
+  if (text == "attention") {
+    return {LoraTarget::q, LoraTarget::k, LoraTarget::v, LoraTarget::o};
+  }
+  if (text == "mlp") {
+    return {LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+  }
+  std::vector<LoraTarget> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const std::string item(text::trim(std::string_view(text).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    const auto target = enum_from_string<LoraTarget>(item);
+    if (!target) {
+      std::string message = fmt::format("{}: '{}' is not a layer; expected all, attention, mlp or a list of q, k, v, "
+                                        "o, gate, up, down (e.g. q,v)",
+                                        flag, item);
+      if (const auto suggestion = text::did_you_mean(item, enum_names<LoraTarget>())) {
+        message += fmt::format("; did you mean '{}'?", *suggestion);
+      }
+      throw UsageError(message);
+    }
+    if (std::find(out.begin(), out.end(), *target) == out.end()) {
+      out.push_back(*target);
+    }
+    if (comma == std::string::npos) {
+      break;
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
 double Request::training_tokens() const {
   switch (task) {
     case Task::pretrain: return tokens.value_or(pretrain_tokens_per_param * params) * epochs;

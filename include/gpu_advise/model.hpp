@@ -76,9 +76,10 @@ struct ModelShape {
   // compressed latent (kv_lora_rank + qk_rope_head_dim); windowed layers hold
   // at most the window.
   [[nodiscard]] double kv_bytes(double tokens, double bytes_per_value) const;
-  // LoRA adapter parameters at rank r on every linear layer of the blocks
-  // (attention q, k, v, o and the MLP gate, up, down; MoE: every expert).
-  [[nodiscard]] double lora_params(int rank) const;
+  // LoRA adapter parameters at rank r on the chosen linear layers of every
+  // block (targets as in Request: 0 q, 1 k, 2 v, 3 o, 4 gate, 5 up, 6 down;
+  // MoE: every expert). Default: all seven.
+  [[nodiscard]] double lora_params(int rank, const std::vector<int>& targets = {0, 1, 2, 3, 4, 5, 6}) const;
   // Attention score FLOPs per token, forward + backward, at sequence length s:
   // 12 * L * (heads * head_dim) * s (PaLM, arXiv 2204.02311 app. B).
   [[nodiscard]] double attention_training_flops_per_token(double seq_len) const;

@@ -38,11 +38,31 @@ enum class Recompute { full, selective, none };
 enum class InferencePrecision { bf16, fp8, int8, int4 };
 enum class KvPrecision { bf16, fp8 };
 enum class CostMode { rent, buy };
+// Optimizer state per trained parameter: mixed-precision AdamW with FP32
+// master weights (16 B with BF16 weights and gradients), pure-BF16 AdamW (8 B),
+// or 8-bit Adam states with FP32 master (10 B).
+enum class Optimizer { adamw, adamw_bf16, adamw_8bit };
+// The linear layers LoRA adapts.
+enum class LoraTarget { q, k, v, o, gate, up, down };
 
 [[nodiscard]] std::span<const EnumName<Recompute>> names(Recompute);
 [[nodiscard]] std::span<const EnumName<InferencePrecision>> names(InferencePrecision);
 [[nodiscard]] std::span<const EnumName<KvPrecision>> names(KvPrecision);
 [[nodiscard]] std::span<const EnumName<CostMode>> names(CostMode);
+[[nodiscard]] std::span<const EnumName<Optimizer>> names(Optimizer);
+[[nodiscard]] std::span<const EnumName<LoraTarget>> names(LoraTarget);
+
+// Bytes per trained parameter for weights, gradients and optimizer states.
+struct TrainingBytes {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;
+};
+[[nodiscard]] TrainingBytes training_bytes(Optimizer optimizer);
+
+// "all", "attention" (q,k,v,o), "mlp" (gate,up,down) or a list such as "q,v".
+// Throws UsageError naming `flag`.
+[[nodiscard]] std::vector<LoraTarget> parse_lora_targets(std::string_view text, std::string_view flag);
 
 // A user's price for one card, overriding the catalog's quotes.
 struct PriceOverride {
@@ -76,6 +96,9 @@ struct Request {
   std::optional<int> zero_stage;  // 0-3; unset = chosen per layout (3 for data parallel, 1 with TP/PP)
   std::optional<Recompute> recompute;  // unset = full for fine-tuning, selective for pretraining
   int lora_rank = 16;             // LoRA / QLoRA adapter rank
+  std::vector<LoraTarget> lora_targets{LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
+                                       LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+  Optimizer optimizer = Optimizer::adamw;
   std::optional<double> tokens;   // --tokens: dataset tokens (per epoch); unset = task default
   double epochs = 1;              // fine-tuning passes over the dataset
   bool fp8_training = false;      // --fp8: FP8 matmuls where the card has them

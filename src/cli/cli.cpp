@@ -72,6 +72,8 @@ struct Flags {
   std::string zero;
   std::string recompute;
   std::string lora_rank;
+  std::string lora_targets;
+  std::string optimizer;
   std::string tokens;
   std::string epochs;
   bool fp8 = false;
@@ -208,6 +210,12 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   if (!flags.lora_rank.empty()) {
     request.lora_rank = integer(flags.lora_rank, "--lora-rank", 65536);
   }
+  if (!flags.lora_targets.empty()) {
+    request.lora_targets = parse_lora_targets(flags.lora_targets, "--lora-targets");
+  }
+  if (!flags.optimizer.empty()) {
+    request.optimizer = parse_choice<Optimizer>(flags.optimizer, "--optimizer");
+  }
   if (!flags.tokens.empty()) {
     request.tokens = wrap("--tokens", [&] { return parse_parameter_count(flags.tokens); });
   }
@@ -254,8 +262,12 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     throw UsageError("--precision, --kv-precision, --context, --output-tokens and --concurrency apply to inference; "
                      "for training use --seq-len and --micro-batch (and --fp8)");
   }
-  if (!flags.lora_rank.empty() && request.task != Task::lora && request.task != Task::qlora) {
-    throw UsageError("--lora-rank applies to --task lora or qlora");
+  if ((!flags.lora_rank.empty() || !flags.lora_targets.empty()) && request.task != Task::lora &&
+      request.task != Task::qlora) {
+    throw UsageError("--lora-rank and --lora-targets apply to --task lora or qlora");
+  }
+  if (!flags.optimizer.empty() && request.task == Task::inference) {
+    throw UsageError("--optimizer applies to training tasks, not inference");
   }
 
   // Cost.
@@ -341,6 +353,12 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
                  "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)")
       ->group("Training")->type_name("MODE");
   app.add_option("--lora-rank", flags.lora_rank, "LoRA / QLoRA rank (default 16)")->group("Training")->type_name("R");
+  app.add_option("--lora-targets", flags.lora_targets,
+                 "Layers LoRA adapts: all (default) | attention | mlp | a list such as q,v")
+      ->group("Training")->type_name("LAYERS");
+  app.add_option("--optimizer", flags.optimizer,
+                 "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit")
+      ->group("Training")->type_name("OPT");
   app.add_option("--tokens", flags.tokens, "Training tokens per epoch: 2T, 100M (default: 20 per parameter for "
                  "pretraining, 100M for fine-tuning)")->group("Training")->type_name("COUNT");
   app.add_option("--epochs", flags.epochs, "Passes over the dataset (default 1)")->group("Training")->type_name("X");

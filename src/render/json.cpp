@@ -69,8 +69,14 @@ ordered request_json(const Request& r) {
     out["epochs"] = r.epochs;
     out["fp8"] = r.fp8_training;
     out["deadline_hours"] = optional_value(r.deadline_hours);
+    out["optimizer"] = to_string(r.optimizer);
     if (r.task == Task::lora || r.task == Task::qlora) {
       out["lora_rank"] = r.lora_rank;
+      std::vector<std::string> targets;
+      for (const auto target : r.lora_targets) {
+        targets.emplace_back(to_string(target));
+      }
+      out["lora_targets"] = targets;
     }
   } else {
     out["precision"] = to_string(r.precision);
