@@ -81,14 +81,15 @@ double training_activations(const Request& request, const ModelShape& model, con
   const double h = model.hidden;
   const double t = layout.tensor;
   const double sbh = s * b * h;
+  const Recompute recompute = layout.recompute.value_or(request.effective_recompute());
   double per_layer = 0;
-  switch (request.effective_recompute()) {
+  switch (recompute) {
     case Recompute::none: per_layer = sbh * (34.0 + 5.0 * model.heads * s / h) / t; break;
     case Recompute::selective: per_layer = 34.0 * sbh / t; break;
     case Recompute::full: per_layer = 2.0 * sbh / t; break;
   }
   double total = per_layer * model.layers;
-  if (request.effective_recompute() == Recompute::full) {
+  if (recompute == Recompute::full) {
     total += 34.0 * sbh / t;  // one layer rebuilt during backward
   }
   total += 4.0 * s * b * model.vocab / t;  // FP32 logits, vocabulary-parallel
@@ -215,16 +216,44 @@ struct Candidate {
 
 // How good a layout is: its MFU factor, then (for ties) less model parallelism
 // and a lower ZeRO stage, which move less data.
-double layout_efficiency(const GpuSpec& gpu, const Layout& layout) {
-  return tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s);
+double layout_efficiency(const GpuSpec& gpu, const Layout& layout, Task task) {
+  double factor = tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s);
+  // training_mfu is calibrated on runs with selective recompute; full recompute
+  // repeats the forward pass (fine_tune_mfu already assumes it).
+  if ((task == Task::pretrain || task == Task::full) && layout.recompute == Recompute::full) {
+    factor *= constants::full_recompute_factor;
+  }
+  return factor;
 }
 
-double layout_preference(const GpuSpec& gpu, const Layout& layout) {
-  return layout_efficiency(gpu, layout) - 1e-3 * (layout.tensor * layout.pipeline) - 1e-4 * layout.zero_stage;
+double layout_preference(const GpuSpec& gpu, const Layout& layout, Task task) {
+  return layout_efficiency(gpu, layout, task) - 1e-3 * (layout.tensor * layout.pipeline) - 1e-4 * layout.zero_stage;
 }
 
-// Every layout of `count` GPUs the request allows on this card, best first.
+std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count);
+
+// Every layout of `count` GPUs the request allows on this card. Training
+// without --recompute tries the task's norm first, then full recompute.
 std::vector<Layout> layouts_for(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
+  std::vector<Layout> base = parallel_layouts(request, model, gpu, count);
+  if (!is_training(request.task)) {
+    return base;
+  }
+  std::vector<Recompute> modes{request.effective_recompute()};
+  if (!request.recompute && request.effective_recompute() != Recompute::full) {
+    modes.push_back(Recompute::full);
+  }
+  std::vector<Layout> out;
+  for (const Recompute mode : modes) {
+    for (Layout layout : base) {
+      layout.recompute = mode;
+      out.push_back(layout);
+    }
+  }
+  return out;
+}
+
+std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
   std::vector<Layout> out;
   const int domain = std::max(1, gpu.interconnect.domain_size);
   if (request.task == Task::inference) {
@@ -233,14 +262,14 @@ std::vector<Layout> layouts_for(const Request& request, const ModelShape& model,
     const int tp_limit = domain >= 2 ? domain : 8;
     const int tp = std::min(count, tp_limit);
     if (count % tp == 0) {
-      out.push_back(Layout{tp, count / tp, 1, 0});
+      out.push_back(Layout{tp, count / tp, 1, 0, std::nullopt});
     }
     return out;
   }
   if (request.task == Task::lora || request.task == Task::qlora) {
     const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{0, 3};
     for (const int z : stages) {
-      out.push_back(Layout{1, 1, count, count == 1 ? 0 : z});
+      out.push_back(Layout{1, 1, count, count == 1 ? 0 : z, std::nullopt});
     }
     return out;
   }
@@ -258,7 +287,7 @@ std::vector<Layout> layouts_for(const Request& request, const ModelShape& model,
         if (!request.zero_stage && tp * pp > 1 && z == 3) {
           continue;  // with model parallelism the distributed optimizer (ZeRO-1) is the norm
         }
-        out.push_back(Layout{tp, pp, dp, dp == 1 ? std::min(z, request.zero_stage.value_or(0)) : z});
+        out.push_back(Layout{tp, pp, dp, dp == 1 ? std::min(z, request.zero_stage.value_or(0)) : z, std::nullopt});
       }
     }
   }
@@ -276,7 +305,7 @@ std::optional<Candidate> best_fitting(const Request& request, const ModelShape& 
     if (memory.total() > usable) {
       continue;
     }
-    const double efficiency = layout_preference(gpu, layout);
+    const double efficiency = layout_preference(gpu, layout, request.task);
     if (!best || efficiency > best->efficiency + 1e-12) {
       best = Candidate{layout, memory, efficiency};
     }
@@ -314,6 +343,9 @@ std::string describe(const Layout& layout, Task task) {
   if (layout.data > 1) {
     text += fmt::format(", ZeRO-{}", layout.zero_stage);
   }
+  if (layout.recompute == Recompute::full && task == Task::pretrain) {
+    text += ", full recompute";
+  }
   return text;
 }
 
@@ -344,7 +376,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
       notes.push_back("no FP8 on this card: trains in BF16");
     }
   }
-  t.mfu = scale(mfu, layout_efficiency(gpu, layout) * out.factor);
+  t.mfu = scale(mfu, layout_efficiency(gpu, layout, request.task) * out.factor);
   auto hours = [&](double m) { return t.flops / (t.peak_tflops * 1e12 * m) / 3600.0; };
   t.gpu_hours = {hours(t.mfu.high), hours(t.mfu.typical), hours(t.mfu.low)};
   t.wall_hours = scale(t.gpu_hours, 1.0 / layout.gpus());

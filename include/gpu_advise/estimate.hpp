@@ -32,6 +32,7 @@ struct Layout {
   int pipeline = 1;
   int data = 1;
   int zero_stage = 0;  // training only
+  std::optional<Recompute> recompute;  // training: chosen when the request leaves it open
   [[nodiscard]] int gpus() const { return tensor * pipeline * data; }
 };
 
@@ -94,6 +95,7 @@ inline constexpr double bytes_int8_weight = 1.02;             // int8 + per-chan
 inline constexpr double bytes_int4_weight = 0.5625;           // 4 bits + FP16 scale and zero per 128 (AWQ/GPTQ)
 inline constexpr double qlora_slowdown = 1.39;                // vs LoRA on the same card
 inline constexpr double fp8_mfu_factor = 0.70;                // MFU against the FP8 peak, relative to BF16's
+inline constexpr double full_recompute_factor = 0.85;         // recompute only the layers that must be (see methodology)
 inline constexpr int gpus_per_node = 8;
 }  // namespace constants
 
