@@ -208,7 +208,8 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       const double cost = price ? price->typical * e.count : 1e12 * e.count;
       if (!best || cost < best_cost || (cost == best_cost && gpu->id < best->gpu_id)) {
         best = WayOut{alternative.task, gpu->id, gpu->name, e.count,
-                      price ? std::optional<double>(price->typical * e.count) : std::nullopt};
+                      price ? std::optional<double>(price->typical * e.count) : std::nullopt, {},
+                      e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt};
         best_cost = cost;
       }
     }
@@ -219,6 +220,12 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     relaxed.count.reset();
     relaxed.deadline_hours.reset();
     if (auto way = best_for(relaxed)) {
+      if (request.count) {
+        way->drops.push_back("--count");
+      }
+      if (request.deadline_hours) {
+        way->drops.push_back("--deadline");
+      }
       out.push_back(*way);
     }
   }
@@ -227,6 +234,9 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     alternative.task = task;
     alternative.count.reset();
     if (auto way = best_for(alternative)) {
+      if (request.count) {
+        way->drops.push_back("--count");
+      }
       out.push_back(*way);
     }
   }

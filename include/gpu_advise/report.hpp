@@ -46,6 +46,8 @@ struct WayOut {
   std::string gpu_name;
   int count = 0;
   std::optional<double> rent_usd_per_hour;  // count x typical rent
+  std::vector<std::string> drops;           // the flags this way out drops ("--count", "--deadline")
+  std::optional<double> wall_hours;         // training: typical wall time on this way out
 };
 
 struct Report {

@@ -302,7 +302,9 @@ std::string render_json(const Report& report) {
     ways.push_back(ordered{{"task", to_string(w.task)},
                            {"gpu", ordered{{"id", w.gpu_id}, {"name", w.gpu_name}}},
                            {"count", w.count},
-                           {"rent_usd_per_hour", optional_value(w.rent_usd_per_hour)}});
+                           {"rent_usd_per_hour", optional_value(w.rent_usd_per_hour)},
+                           {"drops", w.drops},
+                           {"wall_hours", optional_value(w.wall_hours)}});
   }
   out["ways_out"] = ways;
   out["assumptions"] = report.assumptions;

@@ -120,7 +120,16 @@ std::string render_text(const Report& report) {
         if (w.rent_usd_per_hour) {
           price = fmt::format(", rent about {}/hour", format::money(*w.rent_usd_per_hour));
         }
-        out += fmt::format("  - {} fits on {} x {}{}\n", describe(w.task), w.count, w.gpu_name, price);
+        std::string condition;
+        if (!w.drops.empty()) {
+          condition = fmt::format(" without {}", text::join(w.drops, " and "));
+        }
+        std::string time;
+        if (w.wall_hours) {
+          time = fmt::format(", about {}", format::duration(*w.wall_hours));
+        }
+        out += fmt::format("  - {} fits on {} x {}{}{}{}\n", describe(w.task), w.count, w.gpu_name, condition, price,
+                           time);
       }
     }
   }

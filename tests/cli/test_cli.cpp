@@ -129,6 +129,28 @@ TEST_CASE("bad flags exit 2 with a message that names the flag and what is valid
       {{"--parms", "70B", "--task", "lora"}, "did you mean '--params'?"},
       {{"catalog", "show", "h10"}, "unknown GPU 'h10'"},
       {{"catalog"}, "subcommand"},
+      {{"--model", "llama-3.1-71b", "--task", "lora"}, "unknown model 'llama-3.1-71b'"},
+      {{"--model", "lama-3.1-70b", "--task", "lora"}, "did you mean 'llama-3.1-70b'?"},
+      {{"--params", "70B", "--model", "llama-3.1-70b", "--task", "lora"}, "only one of --params, --model"},
+      {{"--model-config", "/nonexistent/config.json", "--task", "lora"}, "cannot read: no such file"},
+      {{"--model", "llama-3.1-70b", "--active-params", "10B", "--task", "lora"}, "--active-params goes with --params"},
+      {{"--params", "10B", "--active-params", "20B", "--task", "inference"}, "more than --params"},
+      {{"--params", "70B", "--task", "full", "--zero", "4"}, "--zero: '4' is not a ZeRO stage"},
+      {{"--params", "70B", "--task", "full", "--recompute", "partial"}, "--recompute: 'partial' is not valid"},
+      {{"--params", "70B", "--task", "lora", "--lora-targets", "q,qq"}, "--lora-targets: 'qq' is not a layer"},
+      {{"--params", "70B", "--task", "inference", "--precision", "fp4"}, "--precision: 'fp4' is not valid"},
+      {{"--params", "70B", "--task", "pretrain", "--deadline", "30"}, "--deadline: '30' has no unit"},
+      {{"--params", "70B", "--task", "pretrain", "--deadline", "-3d"}, "--deadline"},
+      {{"--params", "70B", "--task", "inference", "--seq-len", "4096"}, "apply to training tasks"},
+      {{"--params", "70B", "--task", "lora", "--context", "4096"}, "apply to inference"},
+      {{"--params", "70B", "--task", "inference", "--lora-rank", "8"}, "--lora-rank and --lora-targets apply"},
+      {{"--model", "llama-2-7b", "--task", "inference", "--context", "8192"}, "maximum context of 4096"},
+      {{"--params", "70B", "--task", "lora", "--mode", "lease"}, "--mode: 'lease' is not valid"},
+      {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5"}, "is not ID=USD_PER_GPU_HOUR"},
+      {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5=-1"}, "--price: '-1' is negative"},
+      {{"--params", "70B", "--task", "lora", "--price", "h10=2"}, "--price: unknown GPU 'h10'"},
+      {{"--params", "70B", "--task", "lora", "--epochs", "0"}, "--epochs: '0' is zero"},
+      {{"--params", "70B", "--task", "lora", "--tokens", "abc"}, "--tokens: 'abc' is not a number"},
   }));
   CAPTURE(c.args);
   const Result r = run(c.args);
@@ -197,4 +219,75 @@ TEST_CASE("an --output file is written and a directory refused", "[cli]") {
   const Result dir = run({"--params", "8B", "--task", "inference", "--output", scratch().string()});
   CHECK(dir.status == 2);
   CHECK_THAT(dir.err, Catch::Contains("is a directory"));
+}
+
+TEST_CASE("a model can be named, given as config.json, or given as a count", "[cli][models]") {
+  const Result preset = run({"--model", "mixtral-8x7b", "--task", "inference", "--format", "json"});
+  REQUIRE(preset.status == 0);
+  const auto doc = nlohmann::json::parse(preset.out);
+  CHECK(doc["model"]["id"] == "mixtral-8x7b");
+  CHECK(doc["model"]["moe"]["experts"] == 8);
+  const Result config =
+      run({"--model-config", data + "/hf-configs/mixtral-8x7b.json", "--task", "inference", "--format", "json"});
+  REQUIRE(config.status == 0);
+  const auto imported = nlohmann::json::parse(config.out);
+  CHECK(imported["model"]["source"] == "config_json");
+  CHECK(imported["model"]["layers"] == doc["model"]["layers"]);
+  CHECK(imported["recommendations"][0]["gpu"]["id"] == doc["recommendations"][0]["gpu"]["id"]);
+  const Result moe = run({"--params", "47B", "--active-params", "13B", "--task", "inference", "--format", "json"});
+  REQUIRE(moe.status == 0);
+  CHECK(nlohmann::json::parse(moe.out)["model"]["active_params"] == 13e9);
+  const Result list = run({"models"});
+  CHECK(list.status == 0);
+  CHECK_THAT(list.out, Catch::Contains("deepseek-v3") && Catch::Contains("MLA") && Catch::Contains("qwen3-235b-a22b"));
+  CHECK(nlohmann::json::parse(run({"models", "--format", "json"}).out)["models"].size() >= 14);
+}
+
+TEST_CASE("inference reports throughput, latency and capacity; FP8 only on FP8 cards", "[cli][inference]") {
+  const Result r = run({"--model", "llama-3.1-70b", "--task", "inference", "--precision", "fp8", "--context", "8192",
+                        "--concurrency", "16", "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& inference = doc["recommendations"][0]["inference"];
+  for (const char* key : {"tokens_per_s", "max_tokens_per_s", "ttft_ms", "tpot_ms"}) {
+    CAPTURE(key);
+    CHECK(inference[key]["low"] <= inference[key]["typical"]);
+    CHECK(inference[key]["typical"] <= inference[key]["high"]);
+  }
+  CHECK(inference["max_concurrency"] >= 16);
+  bool a100_rejected_for_fp8 = false;
+  for (const auto& rejected : doc["rejected"]) {
+    if (rejected["gpu"]["id"] == "a100-80gb-sxm4") {
+      a100_rejected_for_fp8 = rejected["reasons"][0].get<std::string>().find("FP8") != std::string::npos;
+    }
+  }
+  CHECK(a100_rejected_for_fp8);
+}
+
+TEST_CASE("training reports layout, time ranges, rent and buy costs", "[cli][training]") {
+  const Result r = run({"--model", "qwen2.5-72b", "--task", "pretrain", "--tokens", "1T", "--deadline", "30d",
+                        "--mode", "buy", "--gpu", "h100-sxm5", "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& best = doc["recommendations"][0];
+  CHECK(best["training"]["wall_hours"]["typical"].get<double>() <= 30 * 24);
+  CHECK(best["layout"]["tensor_parallel"].get<int>() * best["layout"]["pipeline_parallel"].get<int>() *
+            best["layout"]["data_parallel"].get<int>() ==
+        best["count"].get<int>());
+  CHECK(best["cost_usd"]["purchase"]["typical"].get<double>() > 0);
+  CHECK(best["cost_usd"]["buy"]["typical"].get<double>() > 0);
+  CHECK(best["cost_usd"]["rent"]["typical"].get<double>() > 0);
+  CHECK(doc["request"]["mode"] == "buy");
+  const Result priced = run({"--params", "7B", "--task", "lora", "--gpu", "h100-sxm5", "--price", "h100-sxm5=1.00",
+                             "--format", "json"});
+  const auto cost = nlohmann::json::parse(priced.out)["recommendations"][0]["cost_usd"];
+  CHECK(cost["price_basis"] == "--price");
+  CHECK(cost["rent_per_gpu_hour"]["typical"] == 1.0);
+}
+
+TEST_CASE("a deadline that cannot be met is a reason, not an error", "[cli][training]") {
+  const Result r = run({"--params", "405B", "--task", "pretrain", "--deadline", "1h", "--max-gpus", "512", "--gpu",
+                        "h100-sxm5"});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.out, Catch::Contains("cannot finish within the deadline"));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpu_advise/catalog.hpp"
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_fixture.hpp"
@@ -279,6 +280,40 @@ TEST_CASE("no estimate is negative or NaN across sizes, tasks and cards", "[esti
         if (e.cost.rent_usd) {
           CHECK(e.cost.rent_usd->low <= e.cost.rent_usd->typical);
           CHECK(e.cost.rent_usd->typical <= e.cost.rent_usd->high);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("no estimate is negative or NaN for any catalog card, model size and task", "[estimate][property]") {
+  const Catalog catalog = load_embedded_catalog();
+  for (const double params : {1e8, 3e9, 8e9, 34e9, 70e9, 180e9, 405e9, 1e12}) {
+    for (const Task task : {Task::pretrain, Task::full, Task::lora, Task::qlora, Task::inference}) {
+      for (const auto& gpu : catalog.gpus()) {
+        CAPTURE(params, static_cast<int>(task), gpu.id);
+        const Estimate e = estimate(request(params, task), infer_shape(params), gpu);
+        CHECK(std::isfinite(e.per_gpu.total()));
+        CHECK(e.per_gpu.total() >= 0);
+        if (!e.fits) {
+          CHECK_FALSE(e.why_not.empty());
+          continue;
+        }
+        CHECK(e.per_gpu.total() <= e.usable_bytes);
+        if (e.training) {
+          CHECK(std::isfinite(e.training->wall_hours.high));
+          CHECK(e.training->wall_hours.low > 0);
+        }
+        if (e.inference) {
+          CHECK(std::isfinite(e.inference->ttft_ms.high));
+          CHECK(e.inference->tokens_per_s.low > 0);
+        }
+        for (const auto& cost : {e.cost.rent_usd, e.cost.buy_usd, e.cost.usd_per_million_tokens}) {
+          if (cost) {
+            CHECK(std::isfinite(cost->high));
+            CHECK(cost->low >= 0);
+            CHECK(cost->low <= cost->high);
+          }
         }
       }
     }

@@ -1,0 +1,178 @@
+// The three ways to describe a model: a parameter count, a preset and a
+// Hugging Face config.json; they must agree on the same model.
+#include <catch2/catch.hpp>
+
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/error.hpp"
+#include "gpu_advise/estimate.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_fixture.hpp"
+
+using namespace gpu_advise;
+
+namespace {
+const std::string configs = std::string(GPU_ADVISE_TEST_DATA) + "/hf-configs/";
+
+std::string config_errors(const std::string& json) {
+  try {
+    (void)parse_hf_config(json, "config.json");
+  } catch (const DataError& e) {
+    std::string all;
+    for (const auto& d : e.diagnostics()) {
+      all += d.to_string() + "\n";
+    }
+    return all;
+  }
+  FAIL("expected a DataError");
+  return {};
+}
+}  // namespace
+
+TEST_CASE("the embedded presets load and include the required models", "[models]") {
+  const ModelCatalog models = load_embedded_models();
+  for (const char* id : {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b",
+                         "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "mixtral-8x7b", "deepseek-v3",
+                         "qwen3-30b-a3b", "qwen3-235b-a22b"}) {
+    CAPTURE(id);
+    const ModelShape& m = models.resolve(id);
+    CHECK(m.params > 1e9);
+    CHECK_FALSE(m.sources.empty());
+  }
+  // Published totals: DeepSeek-V3 671B with 37B active; Mixtral 46.7B with 12.9B active.
+  CHECK(models.resolve("deepseek-v3").active_params == Approx(37e9));
+  CHECK(models.resolve("mixtral-8x7b").params == Approx(46.7e9).epsilon(0.01));
+  CHECK(models.resolve("DeepSeek-V3").mla.has_value());
+}
+
+TEST_CASE("presets resolve by alias and Hugging Face repo, with a did-you-mean", "[models]") {
+  const ModelCatalog models = load_embedded_models();
+  CHECK(models.resolve("meta-llama/Llama-3.1-70B").id == "llama-3.1-70b");
+  CHECK(models.resolve("LLAMA-3.1-70B").id == "llama-3.1-70b");
+  CHECK_THROWS_AS(models.resolve("llama-3.1-71b"), UsageError);
+  CHECK_THROWS_WITH(models.resolve("lama-3.1-70b"), Catch::Contains("did you mean 'llama-3.1-70b'?"));
+}
+
+TEST_CASE("a preset's shape adds up to its published parameter count", "[models]") {
+  const ModelCatalog models = load_embedded_models();
+  for (const auto& m : models.models()) {
+    CAPTURE(m.id);
+    CHECK(m.shape_params() == Approx(m.params).epsilon(0.01));
+    CHECK(m.shape_active_params() == Approx(m.active_params).epsilon(0.02));
+  }
+}
+
+TEST_CASE("config.json, preset and parameter count agree on the same model", "[models]") {
+  const ModelCatalog models = load_embedded_models();
+  for (const char* id : {"llama-3.1-70b", "mixtral-8x7b", "deepseek-v3", "qwen2.5-7b", "qwen3-30b-a3b"}) {
+    CAPTURE(id);
+    const ModelShape& preset = models.resolve(id);
+    const ModelShape config = load_hf_config(configs + id + ".json");
+    CHECK(config.layers == preset.layers);
+    CHECK(config.hidden == preset.hidden);
+    CHECK(config.heads == preset.heads);
+    CHECK(config.kv_heads == preset.kv_heads);
+    CHECK(config.head_dim == preset.head_dim);
+    CHECK(config.ffn == preset.ffn);
+    CHECK(config.vocab == preset.vocab);
+    CHECK(config.tied_embeddings == preset.tied_embeddings);
+    CHECK(config.moe.has_value() == preset.moe.has_value());
+    CHECK(config.mla.has_value() == preset.mla.has_value());
+    CHECK(config.params == Approx(preset.params).epsilon(0.001));
+    CHECK(config.active_params == Approx(preset.active_params).epsilon(0.02));
+  }
+  // A bare count borrows the same family's shape, so the estimates agree.
+  const ModelShape preset = models.resolve("llama-3.1-70b");
+  const ModelShape inferred = infer_shape(preset.params);
+  CHECK(inferred.basis == "Llama 3.1 70B");
+  const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  for (const Task task : {Task::full, Task::lora, Task::qlora, Task::inference}) {
+    CAPTURE(static_cast<int>(task));
+    Request r = test::request(preset.params, task);
+    const Estimate a = estimate(r, preset, gpu);
+    const Estimate b = estimate(r, inferred, gpu);
+    const Estimate c = estimate(r, load_hf_config(configs + "llama-3.1-70b.json"), gpu);
+    CHECK(a.count == b.count);
+    CHECK(a.count == c.count);
+    CHECK(b.per_gpu.total() == Approx(a.per_gpu.total()).epsilon(0.02));
+    CHECK(c.per_gpu.total() == Approx(a.per_gpu.total()).epsilon(0.001));
+  }
+}
+
+TEST_CASE("config.json problems are located errors", "[models][config]") {
+  CHECK_THAT(config_errors(R"({"hidden_size": 4096, "num_attention_heads": 32, "vocab_size": 32000,
+                               "intermediate_size": 11008})"),
+             Catch::Contains("config.json: num_hidden_layers: required field is missing"));
+  CHECK_THAT(config_errors("{\n  \"hidden_size\": \"4096\",\n  \"num_hidden_layers\": 32,\n  \"num_attention_heads\": 32,"
+                           "\n  \"vocab_size\": 32000, \"intermediate_size\": 11008}"),
+             Catch::Contains("config.json:2:3: hidden_size: expected a whole number, found \"4096\""));
+  CHECK_THAT(config_errors(R"({"hidden_size": null, "num_hidden_layers": 32, "num_attention_heads": 32,
+                               "vocab_size": 32000, "intermediate_size": 11008})"),
+             Catch::Contains("hidden_size: is null"));
+  CHECK_THAT(config_errors(R"({"hidden_size": -1, "num_hidden_layers": 32, "num_attention_heads": 32,
+                               "vocab_size": 32000, "intermediate_size": 11008})"),
+             Catch::Contains("hidden_size: -1 is outside"));
+  CHECK_THAT(config_errors(R"({"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                               "num_key_value_heads": 64, "vocab_size": 32000, "intermediate_size": 11008})"),
+             Catch::Contains("num_key_value_heads: 64 is more than num_attention_heads 32"));
+  CHECK_THAT(config_errors("{ not json"), Catch::Contains("not valid JSON"));
+  CHECK_THAT(config_errors("[1, 2]"), Catch::Contains("expected a JSON object"));
+  CHECK_THAT(config_errors(R"({"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                               "vocab_size": 32000, "num_local_experts": 8, "intermediate_size": 14336})"),
+             Catch::Contains("num_experts_per_tok: required field is missing"));
+}
+
+TEST_CASE("config.json reads sliding windows as the model uses them", "[models][config]") {
+  const std::string mistral = R"({"model_type": "mistral", "hidden_size": 4096, "num_hidden_layers": 32,
+      "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000,
+      "max_position_embeddings": 32768, "sliding_window": 4096})";
+  const ModelShape m = parse_hf_config(mistral, "mistral.json");
+  REQUIRE(m.sliding_window);
+  CHECK(m.sliding_window->size == 4096);
+  CHECK(m.sliding_window->layers == 32);
+  const std::string qwen = R"({"model_type": "qwen2", "hidden_size": 3584, "num_hidden_layers": 28,
+      "num_attention_heads": 28, "num_key_value_heads": 4, "intermediate_size": 18944, "vocab_size": 152064,
+      "max_position_embeddings": 32768, "sliding_window": 4096, "use_sliding_window": false})";
+  CHECK_FALSE(parse_hf_config(qwen, "qwen.json").sliding_window.has_value());
+  const std::string gemma = R"({"model_type": "gemma2", "hidden_size": 3584, "num_hidden_layers": 42,
+      "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 256, "intermediate_size": 14336,
+      "vocab_size": 256000, "tie_word_embeddings": true, "max_position_embeddings": 8192, "sliding_window": 4096})";
+  const ModelShape g = parse_hf_config(gemma, "gemma.json");
+  REQUIRE(g.sliding_window);
+  CHECK(g.sliding_window->layers == 21);
+  CHECK(g.head_dim == 256);
+}
+
+TEST_CASE("models.yaml problems are located errors", "[models]") {
+  const std::string good = R"(schema_version: 1
+models:
+  - id: tiny
+    name: "Tiny"
+    params: 1000000000
+    layers: 16
+    hidden: 2048
+    heads: 16
+    kv_heads: 4
+    ffn: 8192
+    vocab: 32000
+    tied_embeddings: false
+    sources: ["test"]
+)";
+  CHECK(parse_models(good, "m.yaml").models().size() == 1);
+  auto first = [](const std::string& yaml) {
+    try {
+      (void)parse_models(yaml, "m.yaml");
+    } catch (const DataError& e) {
+      return e.diagnostics().front().to_string();
+    }
+    return std::string("no error");
+  };
+  std::string bad = good;
+  bad.replace(bad.find("kv_heads: 4"), 11, "kv_heads: 32");
+  CHECK_THAT(first(bad), Catch::Contains("kv_heads: is larger than heads"));
+  bad = good;
+  bad.replace(bad.find("layers: 16"), 10, "layer: 16");
+  CHECK_THAT(first(bad), Catch::Contains("models[0].layers: required key is missing (is 'layer' a misspelling"));
+  bad = good;
+  bad.replace(bad.find("tied_embeddings: false"), 22, "tied_embeddings: maybe");
+  CHECK_THAT(first(bad), Catch::Contains("expected true or false"));
+}
