@@ -22,6 +22,9 @@ std::string money(double usd) {
 }
 
 std::string duration(double hours) {
+  if (hours >= 2 * 8760) {
+    return fmt::format("{:.1f} years", hours / 8760.0);
+  }
   if (hours >= 48) {
     return fmt::format("{:.1f} days", hours / 24.0);
   }

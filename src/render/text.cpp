@@ -112,7 +112,9 @@ std::string render_text(const Report& report) {
       }
     }
   } else {
-    out += "Nothing fits: no card in the catalog can run this workload as asked.\n";
+    out += report.request.gpu_ids.empty()
+               ? "Nothing fits: no card in the catalog can run this workload as asked.\n"
+               : "Nothing fits: none of the cards chosen with --gpu can run this workload as asked.\n";
     if (!report.ways_out.empty()) {
       out += "\nWays out:\n";
       for (const auto& w : report.ways_out) {
