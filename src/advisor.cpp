@@ -162,7 +162,11 @@ std::vector<std::string> assumptions_for(const Request& request, const ModelShap
                                 request.task == Task::qlora ? "; NF4 base with double quantisation" : ""));
     }
     if (request.deadline_hours) {
-      out.push_back(fmt::format("deadline: {} of wall time", format::duration(*request.deadline_hours)));
+      out.push_back(fmt::format("deadline: {} of wall time (--deadline); the cluster is sized to meet it",
+                                format::duration(*request.deadline_hours)));
+    } else if (const auto deadline = request.effective_deadline_hours()) {
+      out.push_back(fmt::format("the cluster is sized to finish in about {} (set --deadline to change it)",
+                                format::duration(*deadline)));
     }
   } else {
     out.push_back(fmt::format("{} weights, {} KV cache; {} concurrent sequences of {} tokens ({} prompt + {} output)",
@@ -219,6 +223,7 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     Request relaxed = request;
     relaxed.count.reset();
     relaxed.deadline_hours.reset();
+    relaxed.pretrain_default_deadline_hours = 1e12;
     if (auto way = best_for(relaxed)) {
       if (request.count) {
         way->drops.push_back("--count");
@@ -270,7 +275,8 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     options.push_back(Recommendation{0, gpu, std::move(e), {}, {}});
   }
 
-  score_and_rank(options, request.budget, request.mode);
+  score_and_rank(options, request.budget, request.mode,
+                 is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count);
   for (auto& option : options) {
     option.rationale = rationale_for(request, option, option.score.cost_known && option.score.cost >= 1.0,
                                      option.score.speed >= 1.0);

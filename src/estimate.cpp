@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "gpu_advise/units.hpp"
+#include "quantity_format.hpp"
 
 namespace gpu_advise {
 
@@ -349,6 +350,56 @@ std::string describe(const Layout& layout, Task task) {
   return text;
 }
 
+// The parallel layouts of a full-training job, without their data-parallel
+// size: tensor x pipeline x ZeRO stage x recompute.
+std::vector<Layout> training_families(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
+  const int domain = std::max(1, gpu.interconnect.domain_size);
+  const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{1, 3};
+  std::vector<Recompute> modes{request.effective_recompute()};
+  if (!request.recompute && request.effective_recompute() != Recompute::full) {
+    modes.push_back(Recompute::full);
+  }
+  std::vector<Layout> out;
+  for (const int tp : powers_of_two_up_to(std::min({domain, request.max_gpus, 8}))) {
+    if (model.heads % tp != 0) {
+      continue;
+    }
+    for (const int pp : powers_of_two_up_to(std::min(request.max_gpus / tp, model.layers))) {
+      for (const int z : stages) {
+        if (!request.zero_stage && tp * pp > 1 && z == 3) {
+          continue;  // with model parallelism the distributed optimizer (ZeRO-1) is the norm
+        }
+        for (const Recompute mode : modes) {
+          out.push_back(Layout{tp, pp, 0, z, mode});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// The counts a family can use, in order: multiples of its model-parallel size
+// among 1, 2, 4, 8, 16, 24, ... up to max_gpus.
+class FamilyCounts {
+ public:
+  FamilyCounts(int unit, int max_gpus) : m_unit(unit), m_step(std::max(8, unit)) {
+    for (int n = unit; n <= 4 && n <= max_gpus; n *= 2) {
+      m_small.push_back(n);
+    }
+    m_size = m_small.size() + static_cast<std::size_t>(max_gpus >= m_step ? max_gpus / m_step : 0);
+  }
+  [[nodiscard]] std::size_t size() const { return m_size; }
+  [[nodiscard]] int operator[](std::size_t k) const {
+    return k < m_small.size() ? m_small[k] : m_step * static_cast<int>(k - m_small.size() + 1);
+  }
+
+ private:
+  int m_unit;
+  int m_step;
+  std::vector<int> m_small;
+  std::size_t m_size = 0;
+};
+
 // ---- time and throughput ----
 
 TrainingEstimate training_time(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
@@ -530,37 +581,140 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
     return e;
   }
 
+  // The smallest count that fits (and meets the deadline). Fitting and
+  // finishing in time only get easier with more GPUs, so the search doubles
+  // through the candidate counts, then bisects.
   const std::vector<int> counts = request.count ? std::vector<int>{*request.count} : candidate_counts(request.max_gpus);
-  MemoryBreakdown smallest;
-  std::optional<Candidate> chosen;
-  std::optional<TrainingEstimate> missed_deadline;
-  int missed_count = 0;
-  for (const int n : counts) {
-    smallest = {};
-    const auto candidate = best_fitting(request, model, gpu, n, e.usable_bytes, &smallest);
-    if (!candidate) {
-      continue;
-    }
-    if (request.deadline_hours && is_training(request.task)) {
+  const std::optional<double> deadline = request.effective_deadline_hours();
+  struct Probe {
+    std::optional<Candidate> candidate;
+    MemoryBreakdown smallest;
+    std::optional<TrainingEstimate> too_slow;
+  };
+  auto probe = [&](int n) {
+    Probe result;
+    result.candidate = best_fitting(request, model, gpu, n, e.usable_bytes, &result.smallest);
+    if (result.candidate && deadline && is_training(request.task)) {
       std::vector<std::string> scratch;
-      const TrainingEstimate t = training_time(request, model, gpu, candidate->layout, scale_out(gpu, n), scratch);
-      if (t.wall_hours.typical > *request.deadline_hours) {
-        missed_deadline = t;
-        missed_count = n;
-        continue;
+      const TrainingEstimate t = training_time(request, model, gpu, result.candidate->layout, scale_out(gpu, n), scratch);
+      if (t.wall_hours.typical > *deadline) {
+        result.too_slow = t;
+        result.candidate.reset();
       }
     }
-    chosen = candidate;
-    e.count = n;
-    break;
+    return result;
+  };
+  std::optional<Candidate> chosen;
+  Probe last;
+  int last_count = 0;
+  const bool full_training = request.task == Task::pretrain || request.task == Task::full;
+  if (full_training && !request.count) {
+    // Per family (TP x PP x ZeRO x recompute) memory falls and speed rises with
+    // the data-parallel size, so each family bisects to its smallest count; the
+    // smallest over the families wins, then the better layout.
+    auto check = [&](const Layout& family, int n, Probe* out_probe) {
+      Layout layout = family;
+      layout.data = n / (family.tensor * family.pipeline);
+      if (layout.data == 1) {
+        layout.zero_stage = std::min(layout.zero_stage, request.zero_stage.value_or(0));
+      }
+      const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+      if (out_probe != nullptr && (out_probe->smallest.total() == 0 || memory.total() < out_probe->smallest.total())) {
+        out_probe->smallest = memory;
+      }
+      if (memory.total() > e.usable_bytes) {
+        return std::optional<Candidate>{};
+      }
+      if (deadline) {
+        std::vector<std::string> scratch;
+        const TrainingEstimate t = training_time(request, model, gpu, layout, scale_out(gpu, n), scratch);
+        if (t.wall_hours.typical > *deadline) {
+          if (out_probe != nullptr && (!out_probe->too_slow ||
+                                       t.wall_hours.typical < out_probe->too_slow->wall_hours.typical)) {
+            out_probe->too_slow = t;
+          }
+          return std::optional<Candidate>{};
+        }
+      }
+      return std::optional<Candidate>{Candidate{layout, memory, layout_preference(gpu, layout, request.task)}};
+    };
+    int best_count = 0;
+    for (const Layout& family : training_families(request, model, gpu)) {
+      const FamilyCounts family_counts(family.tensor * family.pipeline, request.max_gpus);
+      if (family_counts.size() == 0) {
+        continue;
+      }
+      std::size_t high = family_counts.size() - 1;
+      if (!check(family, family_counts[high], &last)) {
+        last_count = family_counts[high];
+        continue;
+      }
+      std::size_t low = 0;
+      while (low < high) {
+        const std::size_t middle = low + (high - low) / 2;
+        if (check(family, family_counts[middle], nullptr)) {
+          high = middle;
+        } else {
+          low = middle + 1;
+        }
+      }
+      const int n = family_counts[high];
+      const auto candidate = check(family, n, nullptr);
+      if (!chosen || n < best_count || (n == best_count && candidate->efficiency > chosen->efficiency)) {
+        chosen = candidate;
+        best_count = n;
+      }
+    }
+    e.count = best_count;
+  } else if (!counts.empty()) {
+    std::size_t low = 0;  // counts[low - 1] is known to fail (or low == 0)
+    std::size_t high = counts.size();
+    std::size_t step = 1;
+    std::size_t index = 0;
+    while (index < counts.size()) {  // gallop
+      Probe p = probe(counts[index]);
+      if (p.candidate) {
+        high = index;
+        break;
+      }
+      last = p;
+      last_count = counts[index];
+      low = index + 1;
+      index += step;
+      step *= 2;
+    }
+    if (high == counts.size() && low < counts.size()) {
+      Probe p = probe(counts.back());  // the largest allowed: the last chance, and the reason if it fails
+      if (p.candidate) {
+        high = counts.size() - 1;
+      } else {
+        last = p;
+        last_count = counts.back();
+      }
+    }
+    if (high < counts.size()) {
+      while (low < high) {  // bisect: counts[high] works
+        const std::size_t middle = low + (high - low) / 2;
+        if (probe(counts[middle]).candidate) {
+          high = middle;
+        } else {
+          low = middle + 1;
+        }
+      }
+      chosen = probe(counts[high]).candidate;
+      e.count = counts[high];
+    }
   }
+  MemoryBreakdown smallest = last.smallest;
+  const std::optional<TrainingEstimate> missed_deadline = last.too_slow;
+  const int missed_count = last_count;
 
   if (!chosen) {
     const double need_gib = smallest.total() / bytes_per_gib;
     if (missed_deadline) {
-      e.why_not = fmt::format("cannot finish within the deadline with up to {} GPUs (at {} GPUs: about {:.1f} days)",
-                              request.count.value_or(request.max_gpus), missed_count,
-                              missed_deadline->wall_hours.typical / 24.0);
+      e.why_not = fmt::format("cannot finish within {} with up to {} GPUs (at {} GPUs: about {})",
+                              format::duration(*deadline), request.count.value_or(request.max_gpus), missed_count,
+                              format::duration(missed_deadline->wall_hours.typical));
     } else if (request.count) {
       e.why_not = fmt::format("with --count {} it needs {:.1f} GiB per GPU at best; the card has {:.1f} GiB usable",
                               *request.count, need_gib, usable_gib);

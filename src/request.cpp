@@ -182,6 +182,16 @@ Recompute Request::effective_recompute() const {
   return task == Task::pretrain ? Recompute::selective : Recompute::full;
 }
 
+std::optional<double> Request::effective_deadline_hours() const {
+  if (deadline_hours) {
+    return deadline_hours;
+  }
+  if (task == Task::pretrain && !count) {
+    return pretrain_default_deadline_hours;
+  }
+  return std::nullopt;
+}
+
 int Request::effective_output_tokens() const { return std::max(1, std::min(output_tokens, context / 2)); }
 
 }  // namespace gpu_advise

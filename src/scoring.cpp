@@ -32,17 +32,22 @@ std::optional<double> cost_metric(const Estimate& estimate, CostMode mode) {
   return std::nullopt;
 }
 
-double speed_metric(const Estimate& estimate) {
+double speed_metric(const Estimate& estimate, bool sized_to_deadline) {
   if (estimate.inference) {
     return estimate.inference->tokens_per_s.typical;
   }
-  if (estimate.training && estimate.training->wall_hours.typical > 0) {
-    return 1.0 / estimate.training->wall_hours.typical;
+  if (!estimate.training || estimate.training->gpu_hours.typical <= 0) {
+    return 0;
   }
-  return 0;
+  // Plans sized to one deadline all finish in time: the faster card is the one
+  // that does more per GPU (fewer cards and nodes for the same run).
+  if (sized_to_deadline) {
+    return 1.0 / estimate.training->gpu_hours.typical;
+  }
+  return 1.0 / estimate.training->wall_hours.typical;
 }
 
-void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostMode mode) {
+void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostMode mode, bool sized_to_deadline) {
   const ScoreWeights w = weights_for(tier);
   double best_cost = std::numeric_limits<double>::infinity();
   double best_speed = 0;
@@ -50,7 +55,7 @@ void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostM
     if (const auto cost = cost_metric(option.estimate, mode)) {
       best_cost = std::min(best_cost, *cost);
     }
-    best_speed = std::max(best_speed, speed_metric(option.estimate));
+    best_speed = std::max(best_speed, speed_metric(option.estimate, sized_to_deadline));
   }
   for (auto& option : options) {
     ScoreBreakdown& s = option.score;
@@ -60,7 +65,7 @@ void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostM
     const auto cost = cost_metric(option.estimate, mode);
     s.cost_known = cost.has_value();
     s.cost = (cost && *cost > 0) ? best_cost / *cost : 0.0;
-    s.speed = best_speed > 0 ? speed_metric(option.estimate) / best_speed : 0.0;
+    s.speed = best_speed > 0 ? speed_metric(option.estimate, sized_to_deadline) / best_speed : 0.0;
     s.headroom = std::clamp(option.estimate.headroom() / full_headroom, 0.0, 1.0);
     s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom);
   }

@@ -88,7 +88,7 @@ struct Request {
   std::vector<std::string> gpu_ids;  // only consider these card ids (resolved); empty = all
   std::optional<int> count;          // fix the number of cards
   std::optional<int> top;            // list at most this many recommendations
-  int max_gpus = 4096;               // the largest cluster considered
+  int max_gpus = 65536;              // the largest cluster considered
 
   // Training. Each default is stated in the output's assumptions.
   int seq_len = 4096;             // tokens per training sequence
@@ -105,6 +105,7 @@ struct Request {
   std::optional<double> deadline_hours;  // --deadline: size the cluster to finish in time
   double fine_tune_tokens = 100e6;       // default fine-tuning dataset, tokens per epoch
   double pretrain_tokens_per_param = 20;  // Chinchilla (arXiv 2203.15556)
+  double pretrain_default_deadline_hours = 90 * 24;  // pretraining without --deadline: size for about 3 months
 
   // Inference.
   InferencePrecision precision = InferencePrecision::bf16;
@@ -121,6 +122,8 @@ struct Request {
   // Training tokens this request implies (tokens x epochs for fine-tuning).
   [[nodiscard]] double training_tokens() const;
   [[nodiscard]] Recompute effective_recompute() const;
+  // --deadline, or for pretraining the default; none for other tasks without --deadline.
+  [[nodiscard]] std::optional<double> effective_deadline_hours() const;
   [[nodiscard]] int effective_output_tokens() const;
   [[nodiscard]] int prompt_tokens() const { return context - effective_output_tokens(); }
 };

@@ -21,11 +21,13 @@ struct ScoreWeights {
 // cards and power, for the run; inference: typical $ per million output
 // tokens), if the card has a price.
 [[nodiscard]] std::optional<double> cost_metric(const Estimate& estimate, CostMode mode);
-// Higher is better: 1 / wall hours for training, tokens/s for inference.
-[[nodiscard]] double speed_metric(const Estimate& estimate);
+// Higher is better: tokens/s for inference; for training 1 / wall hours, or
+// 1 / GPU-hours when every plan is sized to the same deadline.
+[[nodiscard]] double speed_metric(const Estimate& estimate, bool sized_to_deadline);
 
 // Scores every option relative to the best in the set, then sorts by score
 // (descending), cost (ascending, unknown last) and id, and numbers the ranks.
-void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostMode mode);
+void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostMode mode,
+                    bool sized_to_deadline = false);
 
 }  // namespace gpu_advise

@@ -184,7 +184,7 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     request.top = integer(flags.top, "--top", max_top);
   }
   if (!flags.max_gpus.empty()) {
-    request.max_gpus = integer(flags.max_gpus, "--max-gpus", max_count);
+    request.max_gpus = integer(flags.max_gpus, "--max-gpus", 1'000'000);
   }
   if (request.count && *request.count > request.max_gpus) {
     request.max_gpus = *request.count;
@@ -363,7 +363,7 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
                  "pretraining, 100M for fine-tuning)")->group("Training")->type_name("COUNT");
   app.add_option("--epochs", flags.epochs, "Passes over the dataset (default 1)")->group("Training")->type_name("X");
   app.add_flag("--fp8", flags.fp8, "Train with FP8 matmuls on cards that have them")->group("Training");
-  app.add_option("--deadline", flags.deadline, "Size the cluster to finish within: 36h, 30d, 2w")
+  app.add_option("--deadline", flags.deadline, "Size the cluster to finish within: 36h, 30d, 2w (pretraining default: 90d)")
       ->group("Training")->type_name("TIME");
   app.add_option("--precision", flags.precision, "Inference weights: bf16 | fp8 | int8 | int4 (default bf16)")
       ->group("Inference")->type_name("P");
@@ -383,7 +383,7 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_option("--count", flags.count, "Fix the number of cards instead of finding the smallest that fits")
       ->group("Selection")->type_name("N");
   app.add_option("--top", flags.top, "List at most N recommendations")->group("Selection")->type_name("N");
-  app.add_option("--max-gpus", flags.max_gpus, "The largest cluster to consider (default 4096)")
+  app.add_option("--max-gpus", flags.max_gpus, "The largest cluster to consider (default 65536)")
       ->group("Selection")->type_name("N");
   app.add_option("--format", flags.format, "text | json")->group("Output")->type_name("FORMAT")->default_str("text");
   app.add_option("--output", flags.output, "Write the result to FILE (atomically) instead of stdout")

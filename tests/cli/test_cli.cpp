@@ -289,5 +289,5 @@ TEST_CASE("a deadline that cannot be met is a reason, not an error", "[cli][trai
   const Result r = run({"--params", "405B", "--task", "pretrain", "--deadline", "1h", "--max-gpus", "512", "--gpu",
                         "h100-sxm5"});
   CHECK(r.status == 1);
-  CHECK_THAT(r.out, Catch::Contains("cannot finish within the deadline"));
+  CHECK_THAT(r.out, Catch::Contains("cannot finish within 1.0 h"));
 }

@@ -15,6 +15,7 @@ Recommendation option(const std::string& id, double rent_usd, double wall_hours,
   r.estimate.per_gpu.weights = 100 * (1 - headroom);
   TrainingEstimate t;
   t.wall_hours = {wall_hours, wall_hours, wall_hours};
+  t.gpu_hours = t.wall_hours;  // one GPU
   r.estimate.training = t;
   if (rent_usd > 0) {
     r.estimate.cost.rent_usd = Range{rent_usd, rent_usd, rent_usd};
@@ -64,4 +65,14 @@ TEST_CASE("ties break by cost, then by id, so the order is total", "[scoring]") 
   score_and_rank(options, BudgetTier::medium, CostMode::rent);
   CHECK(options[0].gpu.id == "a");
   CHECK(options[1].gpu.id == "b");
+}
+
+TEST_CASE("plans sized to one deadline compare speed per GPU", "[scoring]") {
+  // Both finish by the deadline; the first needs four times the GPU-hours.
+  std::vector<Recommendation> options = {option("many-slow", 100, 10, 0.3), option("few-fast", 100, 10, 0.3)};
+  options[0].estimate.training->gpu_hours = {400, 400, 400};
+  options[1].estimate.training->gpu_hours = {100, 100, 100};
+  score_and_rank(options, BudgetTier::high, CostMode::rent, true);
+  CHECK(options.front().gpu.id == "few-fast");
+  CHECK(options.back().score.speed == Approx(0.25));
 }
