@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -101,9 +102,6 @@ std::vector<std::string> rationale_for(const Request& request, const Recommendat
   }
   for (const auto& note : e.notes) {
     lines.push_back(note);
-  }
-  if (option.gpu.confidence == Confidence::estimate) {
-    lines.push_back("catalog figures for this card are estimates (no vendor datasheet found)");
   }
   return lines;
 }
@@ -250,7 +248,44 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
 
 }  // namespace
 
-Report advise(const Request& request, const ModelShape& model, const Catalog& catalog) {
+namespace {
+
+std::string rule_line(const Finding& f) {
+  std::string points;
+  if (f.points != 0) {
+    points = fmt::format(" {:+g}", f.points);
+  }
+  const char* kind = f.effect == EffectKind::warning ? "warning" : "rule";
+  return fmt::format("{} {}{}: {}", kind, f.rule_id, points, f.message);
+}
+
+// Fired rules first, in file order; the rest after (for --explain).
+void order_findings(std::vector<Finding>& findings) {
+  std::stable_partition(findings.begin(), findings.end(), [](const Finding& f) { return f.fired; });
+}
+
+std::optional<std::string> over_budget(const Request& request, const Estimate& e) {
+  if (!request.budget_usd) {
+    return std::nullopt;
+  }
+  const std::string what = request.mode == CostMode::buy ? "the cards cost"
+                           : e.training                  ? "the run costs"
+                                                         : "a month of serving costs";
+  const auto cost = plan_cost_usd(request, e);
+  if (!cost) {
+    return fmt::format("no sourced {} price to check against the {} budget", request.mode == CostMode::buy ? "purchase" : "rental",
+                       format::money(*request.budget_usd));
+  }
+  if (*cost > *request.budget_usd) {
+    return fmt::format("{} about {}, over the {} budget", what, format::money(*cost), format::money(*request.budget_usd));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Report advise(const Request& request, const ModelShape& model, const Catalog& catalog, const RuleSet& rules,
+              Language language) {
   Report report;
   report.tool_version = version::string;
   report.catalog = catalog.info();
@@ -259,27 +294,57 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
 
   std::vector<Recommendation> options;
   std::vector<const GpuSpec*> considered;
+  std::map<std::string, int> fired_count;
   for (const auto& gpu : catalog.gpus()) {
     const bool selected = request.gpu_ids.empty() ||
                           std::find(request.gpu_ids.begin(), request.gpu_ids.end(), gpu.id) != request.gpu_ids.end();
     if (!selected) {
-      report.rejected.push_back({gpu, {"not selected by --gpu"}});
+      report.rejected.push_back({gpu, {"not selected by --gpu"}, {}});
       continue;
     }
     considered.push_back(&gpu);
     Estimate e = estimate(request, report.model, gpu);
+    std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e}, language);
+    order_findings(findings);
+    std::vector<std::string> reasons;
     if (!e.fits) {
-      report.rejected.push_back({gpu, {e.why_not}});
+      reasons.push_back(e.why_not);
+    }
+    double points = 0;
+    for (const auto& f : findings) {
+      if (!f.fired) {
+        continue;
+      }
+      ++fired_count[f.rule_id];
+      if (f.effect == EffectKind::reject) {
+        reasons.push_back(fmt::format("{} (rule {})", f.message, f.rule_id));
+      }
+      points += f.points;
+    }
+    if (e.fits) {
+      if (auto cap = over_budget(request, e)) {
+        reasons.push_back(*cap);
+      }
+    }
+    if (!reasons.empty()) {
+      report.rejected.push_back({gpu, std::move(reasons), std::move(findings)});
       continue;
     }
-    options.push_back(Recommendation{0, gpu, std::move(e), {}, {}});
+    Recommendation option{0, gpu, std::move(e), {}, {}, std::move(findings)};
+    option.score.rules = points;
+    options.push_back(std::move(option));
   }
 
-  score_and_rank(options, request.budget, request.mode,
+  score_and_rank(options, rules.weights(request.budget), request.mode,
                  is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count);
   for (auto& option : options) {
     option.rationale = rationale_for(request, option, option.score.cost_known && option.score.cost >= 1.0,
                                      option.score.speed >= 1.0);
+    for (const auto& f : option.findings) {
+      if (f.fired && f.effect != EffectKind::reject) {
+        option.rationale.push_back(rule_line(f));
+      }
+    }
   }
   if (request.top && options.size() > static_cast<std::size_t>(*request.top)) {
     report.omitted = options.size() - static_cast<std::size_t>(*request.top);
@@ -290,6 +355,13 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     report.ways_out = ways_out(request, report.model, considered);
   }
   report.assumptions = assumptions_for(request, report.model);
+  for (const auto& rule : rules.rules()) {
+    const bool from_user = rule.origin.rfind("embedded:", 0) != 0;
+    if (from_user && fired_count[rule.id] == 0) {
+      report.warnings.push_back(
+          fmt::format("rule {} ({}) matched no card in this request", rule.id, rule.origin));
+    }
+  }
   return report;
 }
 

@@ -112,6 +112,16 @@ double weight_bytes(const Request& request, const ModelShape& model) {
   return block_bytes * (model.params - embeddings) + 2.0 * embeddings;
 }
 
+std::optional<double> plan_cost_usd(const Request& request, const Estimate& estimate) {
+  if (request.mode == CostMode::buy) {
+    return estimate.cost.purchase_usd ? std::optional<double>(estimate.cost.purchase_usd->typical) : std::nullopt;
+  }
+  if (!estimate.cost.rent_usd) {
+    return std::nullopt;
+  }
+  return estimate.training ? estimate.cost.rent_usd->typical : estimate.cost.rent_usd->typical * 730.0;
+}
+
 std::vector<int> candidate_counts(int max_gpus) {
   std::vector<int> counts;
   for (int n : {1, 2, 4}) {
@@ -511,14 +521,14 @@ std::optional<Range> rent_price(const Request& request, const GpuSpec& gpu, std:
     }
   }
   basis = "catalog quotes";
-  return price_range(gpu.rent_usd_per_gpu_hour, Region::global);
+  return price_range(gpu.rent_usd_per_gpu_hour, request.region);
 }
 
 void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   CostEstimate& c = e.cost;
   c.rent_usd_per_gpu_hour = rent_price(request, gpu, c.price_basis);
   const double n = e.count;
-  if (const auto purchase = price_range(gpu.purchase_usd_per_card, Region::global)) {
+  if (const auto purchase = price_range(gpu.purchase_usd_per_card, request.region)) {
     c.purchase_usd = scale(*purchase, n);
   }
   const OwnershipCosts& own = request.ownership;

@@ -6,6 +6,7 @@
 
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/text.hpp"
+#include "gpu_advise/units.hpp"
 
 namespace gpu_advise {
 
@@ -162,6 +163,43 @@ std::vector<LoraTarget> parse_lora_targets(std::string_view raw, std::string_vie
     start = comma + 1;
   }
   return out;
+}
+
+BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
+  const std::string folded = text::to_lower(text::trim(raw));
+  if (const auto tier = enum_from_string<BudgetTier>(folded)) {
+    return BudgetChoice{*tier, std::nullopt};
+  }
+  std::string_view amount = folded;
+  if (!amount.empty() && amount.front() == '$') {
+    amount.remove_prefix(1);
+  }
+  if (amount.size() > 3 && amount.substr(amount.size() - 3) == "usd") {
+    amount.remove_suffix(3);
+  }
+  amount = text::trim(amount);
+  double multiplier = 1;
+  if (!amount.empty() && (amount.back() == 'k' || amount.back() == 'm')) {
+    multiplier = amount.back() == 'k' ? 1e3 : 1e6;
+    amount.remove_suffix(1);
+  }
+  const bool numeric = !amount.empty() && std::all_of(amount.begin(), amount.end(), [](char c) {
+    return (c >= '0' && c <= '9') || c == '.';
+  });
+  if (numeric) {
+    try {
+      const double usd = parse_positive_number(amount, 1e12) * multiplier;
+      return BudgetChoice{BudgetTier::medium, usd};
+    } catch (const QuantityError&) {
+      // fall through to the message below
+    }
+  }
+  std::string message = fmt::format(
+      "{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M)", flag, raw);
+  if (const auto suggestion = text::did_you_mean(folded, {"low", "medium", "high"})) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  throw UsageError(message);
 }
 
 double Request::training_tokens() const {

@@ -9,22 +9,9 @@ namespace {
 constexpr double full_headroom = 0.25;  // 25% of usable memory left earns the whole headroom score
 }
 
-ScoreWeights weights_for(BudgetTier tier) {
-  switch (tier) {
-    case BudgetTier::low: return {0.60, 0.25, 0.15};
-    case BudgetTier::medium: return {0.40, 0.40, 0.20};
-    case BudgetTier::high: return {0.15, 0.70, 0.15};
-  }
-  return {};
-}
-
 std::optional<double> cost_metric(const Estimate& estimate, CostMode mode) {
-  if (estimate.inference) {
-    if (estimate.cost.usd_per_million_tokens) {
-      return estimate.cost.usd_per_million_tokens->typical;
-    }
-    return std::nullopt;
-  }
+  // Inference: what serving the asked load costs per hour (renting) or per
+  // month (owning); capacity beyond the asked concurrency is not income.
   const auto& cost = mode == CostMode::rent ? estimate.cost.rent_usd : estimate.cost.buy_usd;
   if (cost) {
     return cost->typical;
@@ -47,8 +34,8 @@ double speed_metric(const Estimate& estimate, bool sized_to_deadline) {
   return 1.0 / estimate.training->wall_hours.typical;
 }
 
-void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostMode mode, bool sized_to_deadline) {
-  const ScoreWeights w = weights_for(tier);
+void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& w, CostMode mode,
+                    bool sized_to_deadline) {
   double best_cost = std::numeric_limits<double>::infinity();
   double best_speed = 0;
   for (const auto& option : options) {
@@ -67,7 +54,7 @@ void score_and_rank(std::vector<Recommendation>& options, BudgetTier tier, CostM
     s.cost = (cost && *cost > 0) ? best_cost / *cost : 0.0;
     s.speed = best_speed > 0 ? speed_metric(option.estimate, sized_to_deadline) / best_speed : 0.0;
     s.headroom = std::clamp(option.estimate.headroom() / full_headroom, 0.0, 1.0);
-    s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom);
+    s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom) + s.rules;
   }
   std::sort(options.begin(), options.end(), [mode](const Recommendation& a, const Recommendation& b) {
     if (a.score.total != b.score.total) {

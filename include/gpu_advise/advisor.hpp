@@ -5,11 +5,13 @@
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/report.hpp"
 #include "gpu_advise/request.hpp"
+#include "gpu_advise/rules.hpp"
 
 namespace gpu_advise {
 
 // `model` is the resolved shape of the request's model (preset, config.json or
 // inferred); request.params equals model.params.
-[[nodiscard]] Report advise(const Request& request, const ModelShape& model, const Catalog& catalog);
+[[nodiscard]] Report advise(const Request& request, const ModelShape& model, const Catalog& catalog,
+                            const RuleSet& rules, Language language = Language::en);
 
 }  // namespace gpu_advise

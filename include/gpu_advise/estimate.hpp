@@ -99,6 +99,10 @@ inline constexpr double full_recompute_factor = 0.85;         // recompute only 
 inline constexpr int gpus_per_node = 8;
 }  // namespace constants
 
+// The plan's cost for a budget cap, typical: renting, the training run or a
+// month (730 h) of serving; buying, the cards. nullopt without a price.
+[[nodiscard]] std::optional<double> plan_cost_usd(const Request& request, const Estimate& estimate);
+
 // The GPU counts considered: 1, 2, 4, 8, then whole 8-GPU nodes.
 [[nodiscard]] std::vector<int> candidate_counts(int max_gpus);
 

@@ -7,6 +7,7 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/rules.hpp"
 #include "gpu_advise/report.hpp"
 
 namespace gpu_advise {
@@ -25,6 +26,7 @@ inline constexpr int json_schema_version = 1;
 [[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu);
 [[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu);
 [[nodiscard]] std::string render_models_text(const ModelCatalog& models);
+[[nodiscard]] std::string render_rules_text(const RuleSet& rules);
 [[nodiscard]] std::string render_models_json(const ModelCatalog& models);
 
 // Writes `content` to `path` atomically (a temporary file in the same folder,

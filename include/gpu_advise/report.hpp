@@ -11,6 +11,7 @@
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/request.hpp"
+#include "gpu_advise/rules.hpp"
 
 namespace gpu_advise {
 
@@ -22,7 +23,8 @@ struct ScoreBreakdown {
   double cost_weight = 0;
   double speed_weight = 0;
   double headroom_weight = 0;
-  double total = 0;
+  double rules = 0;     // points from the rules that fired
+  double total = 0;     // 100 x weighted parts + rules
   bool cost_known = true;
 };
 
@@ -32,11 +34,13 @@ struct Recommendation {
   Estimate estimate;
   ScoreBreakdown score;
   std::vector<std::string> rationale;
+  std::vector<Finding> findings;  // every rule's verdict on this card (fired ones first)
 };
 
 struct Rejection {
   GpuSpec gpu;
   std::vector<std::string> reasons;
+  std::vector<Finding> findings;
 };
 
 // A lighter task or a larger count that would fit, when nothing does.
@@ -60,6 +64,7 @@ struct Report {
   std::vector<Rejection> rejected;
   std::vector<WayOut> ways_out;
   std::vector<std::string> assumptions;
+  std::vector<std::string> warnings;  // about the run as a whole (a rule file's rule that matched no card)
 
   [[nodiscard]] bool anything_fits() const { return !recommendations.empty() || omitted > 0; }
 };

@@ -32,6 +32,14 @@ struct TaskAlias {
 [[nodiscard]] Task parse_task(std::string_view text, std::string_view flag);
 [[nodiscard]] BudgetTier parse_budget(std::string_view text, std::string_view flag);
 
+// --budget takes a tier (low, medium, high) or an amount in USD: 50k, 50000usd,
+// $1.2M. An amount keeps the medium profile and caps the plan's cost.
+struct BudgetChoice {
+  BudgetTier tier = BudgetTier::medium;
+  std::optional<double> usd;
+};
+[[nodiscard]] BudgetChoice parse_budget_choice(std::string_view text, std::string_view flag);
+
 [[nodiscard]] constexpr bool is_training(Task task) { return task != Task::inference; }
 
 enum class Recompute { full, selective, none };
@@ -85,6 +93,9 @@ struct Request {
   std::string model_config;             // --model-config path, or empty
   Task task = Task::inference;
   BudgetTier budget = BudgetTier::medium;
+  std::optional<double> budget_usd;  // --budget 50k: a hard cap on the plan's cost
+  Region region = Region::global;    // where the cards are bought or rented
+  bool explain = false;              // --explain: every rule's verdict per card
   std::vector<std::string> gpu_ids;  // only consider these card ids (resolved); empty = all
   std::optional<int> count;          // fix the number of cards
   std::optional<int> top;            // list at most this many recommendations

@@ -13,6 +13,7 @@
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/request.hpp"
+#include "gpu_advise/rules.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise_version.hpp"
@@ -32,6 +33,9 @@ constexpr const char* footer = R"(Examples:
   gpu-advise --model llama-3.1-70b --task inference --precision fp8 --context 32768 --concurrency 32
   gpu-advise --model-config ./config.json --task full --seq-len 8192 --zero 3
   gpu-advise --model qwen2.5-72b --task pretrain --tokens 2T --deadline 30d --mode buy
+  gpu-advise --params 70B --task inference --region cn --mode buy
+  gpu-advise --params 8B --task inference --budget 5k --explain
+  gpu-advise --params 70B --task lora --rules my-rules.yaml
   gpu-advise models
   gpu-advise catalog list
   gpu-advise catalog show h100-sxm5
@@ -64,6 +68,10 @@ struct Flags {
   std::string format = "text";
   std::string output;
   std::vector<std::string> catalogs;
+  std::vector<std::string> rules;
+  std::string region;
+  bool explain = false;
+  std::string rules_validate_file;
   std::string show_id;
   std::string validate_file;
   // sizing
@@ -163,7 +171,13 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     throw UsageError("--task is required: pretrain, full, lora, qlora or inference");
   }
   request.task = parse_task(flags.task, "--task");
-  request.budget = parse_budget(flags.budget, "--budget");
+  const BudgetChoice budget = parse_budget_choice(flags.budget, "--budget");
+  request.budget = budget.tier;
+  request.budget_usd = budget.usd;
+  if (!flags.region.empty()) {
+    request.region = parse_choice<Region>(flags.region, "--region");
+  }
+  request.explain = flags.explain;
   for (const auto& query : flags.gpus) {
     try {
       const std::string& id = catalog.resolve(query).id;
@@ -343,8 +357,11 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->group("Workload")->type_name("COUNT");
   app.add_option("--task", flags.task, "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)")
       ->group("Workload")->type_name("TASK");
-  app.add_option("--budget", flags.budget, "Scoring profile: low (cost first), medium (balanced), high (speed first)")
-      ->group("Workload")->type_name("TIER")->default_str("medium");
+  app.add_option("--budget", flags.budget,
+                 "low (cost first), medium (balanced), high (speed first), or a cap in USD: 50k, 50000usd, $1.2M")
+      ->group("Workload")->type_name("TIER|USD")->default_str("medium");
+  app.add_option("--region", flags.region, "Where the cards are bought or rented: global (default) or cn")
+      ->group("Workload")->type_name("REGION");
   app.add_option("--seq-len", flags.seq_len, "Training sequence length (default 4096)")->group("Training")->type_name("N");
   app.add_option("--micro-batch", flags.micro_batch, "Sequences per GPU per step (default 1)")
       ->group("Training")->type_name("N");
@@ -390,11 +407,23 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->group("Output")->type_name("FILE");
   app.add_option("--catalog", flags.catalogs, "Add or override cards from a catalog FILE (repeatable)")
       ->group("Data")->type_name("FILE")->allow_extra_args(false);
+  app.add_option("--rules", flags.rules, "Add or override scenario rules from a rules FILE (repeatable)")
+      ->group("Data")->type_name("FILE")->allow_extra_args(false);
+  app.add_flag("--explain", flags.explain, "Show every rule's verdict on every card, and each score's parts")
+      ->group("Output");
 
   auto* recommend = app.add_subcommand("recommend", "Rank the cards for a workload (the default command)");
   recommend->fallthrough();
   auto* models_cmd = app.add_subcommand("models", "List the model presets (--model NAME)");
   models_cmd->fallthrough();
+  auto* rules_cmd = app.add_subcommand("rules", "List or validate scenario rules");
+  rules_cmd->require_subcommand(1);
+  rules_cmd->fallthrough();
+  auto* rules_list_cmd = rules_cmd->add_subcommand("list", "List the rules in force (embedded plus --rules files)");
+  rules_list_cmd->fallthrough();
+  auto* rules_validate_cmd = rules_cmd->add_subcommand("validate", "Check a rules file and report every problem");
+  rules_validate_cmd->add_option("file", flags.rules_validate_file, "Rules file (same schema as data/rules.yaml)")
+      ->required();
   auto* catalog_cmd = app.add_subcommand("catalog", "List, show or validate accelerator catalogs");
   catalog_cmd->require_subcommand(1);
   catalog_cmd->fallthrough();
@@ -435,6 +464,16 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
 
+  if (rules_validate_cmd->parsed()) {
+    const RuleSet checked = parse_rules(read_data_file(flags.rules_validate_file), flags.rules_validate_file,
+                                        RulesRole::overlay);
+    out << fmt::format("{}: ok, {} rules\n", flags.rules_validate_file, checked.rules().size());
+    return static_cast<int>(ExitCode::ok);
+  }
+  if (rules_list_cmd->parsed()) {
+    emit(flags, render_rules_text(load_rules(flags.rules)), out);
+    return static_cast<int>(ExitCode::ok);
+  }
   if (models_cmd->parsed()) {
     const ModelCatalog models = load_embedded_models();
     emit(flags, format == OutputFormat::json ? render_models_json(models) : render_models_text(models), out);
@@ -453,9 +492,10 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
 
+  const RuleSet rules = load_rules(flags.rules);
   const ModelShape model = resolve_model(flags);
   const Request request = to_request(flags, catalog, model);
-  const Report report = advise(request, model, catalog);
+  const Report report = advise(request, model, catalog, rules);
   emit(flags, format == OutputFormat::json ? render_json(report) : render_text(report), out);
   return static_cast<int>(report.anything_fits() ? ExitCode::ok : ExitCode::nothing_fits);
 }

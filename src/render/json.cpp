@@ -50,6 +50,9 @@ ordered request_json(const Request& r) {
   out["model_config"] = r.model_config.empty() ? ordered(nullptr) : ordered(r.model_config);
   out["task"] = to_string(r.task);
   out["budget"] = to_string(r.budget);
+  out["budget_usd"] = optional_value(r.budget_usd);
+  out["region"] = to_string(r.region);
+  out["explain"] = r.explain;
   out["gpus"] = r.gpu_ids;
   out["count"] = optional_value(r.count);
   out["top"] = optional_value(r.top);
@@ -141,7 +144,23 @@ ordered model_json(const ModelShape& m) {
 
 bool is_training_layout(const Estimate& e) { return e.training.has_value(); }
 
-ordered recommendation_json(const Recommendation& r) {
+ordered findings_json(const std::vector<Finding>& findings, bool all) {
+  ordered out = ordered::array();
+  for (const auto& f : findings) {
+    if (!f.fired && !all) {
+      continue;
+    }
+    ordered item{{"id", f.rule_id}, {"effect", to_string(f.effect)}, {"points", f.points}};
+    if (all) {
+      item["fired"] = f.fired;
+    }
+    item["message"] = f.fired ? ordered(f.message) : ordered(nullptr);
+    out.push_back(item);
+  }
+  return out;
+}
+
+ordered recommendation_json(const Recommendation& r, bool explain) {
   const Estimate& e = r.estimate;
   ordered out;
   out["rank"] = r.rank;
@@ -201,12 +220,14 @@ ordered recommendation_json(const Recommendation& r) {
                          {"cost", round6(r.score.cost)},
                          {"speed", round6(r.score.speed)},
                          {"headroom", round6(r.score.headroom)},
+                         {"rules", r.score.rules},
                          {"cost_known", r.score.cost_known},
                          {"weights", ordered{{"cost", r.score.cost_weight},
                                              {"speed", r.score.speed_weight},
                                              {"headroom", r.score.headroom_weight}}}};
   out["rationale"] = r.rationale;
   out["notes"] = e.notes;
+  out["rules"] = findings_json(r.findings, explain);
   return out;
 }
 
@@ -288,13 +309,14 @@ std::string render_json(const Report& report) {
   out["outcome"] = report.anything_fits() ? "recommended" : "nothing_fits";
   ordered recommendations = ordered::array();
   for (const auto& r : report.recommendations) {
-    recommendations.push_back(recommendation_json(r));
+    recommendations.push_back(recommendation_json(r, report.request.explain));
   }
   out["recommendations"] = recommendations;
   out["omitted"] = report.omitted;
   ordered rejected = ordered::array();
   for (const auto& r : report.rejected) {
-    rejected.push_back(ordered{{"gpu", gpu_ref(r.gpu)}, {"reasons", r.reasons}});
+    rejected.push_back(
+        ordered{{"gpu", gpu_ref(r.gpu)}, {"reasons", r.reasons}, {"rules", findings_json(r.findings, report.request.explain)}});
   }
   out["rejected"] = rejected;
   ordered ways = ordered::array();
@@ -308,6 +330,7 @@ std::string render_json(const Report& report) {
   }
   out["ways_out"] = ways;
   out["assumptions"] = report.assumptions;
+  out["warnings"] = report.warnings;
   return dump(out);
 }
 

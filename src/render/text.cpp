@@ -1,5 +1,7 @@
 // Terminal output: the answer first, the ranked table, the reasons for the top
 // picks, the rejected cards and the assumptions.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "gpu_advise/render.hpp"
@@ -43,6 +45,29 @@ std::string time_cell(const Estimate& e) {
     return fmt::format("{:.0f} tok/s", e.inference->tokens_per_s.typical);
   }
   return "-";
+}
+
+std::string score_parts(const ScoreBreakdown& s) {
+  std::string text = fmt::format("{:.0f} = cost {:.0f} + speed {:.0f} + headroom {:.0f}", s.total,
+                                 100 * s.cost_weight * s.cost, 100 * s.speed_weight * s.speed,
+                                 100 * s.headroom_weight * s.headroom);
+  if (s.rules != 0) {
+    text += fmt::format(" {} rules {:.0f}", s.rules > 0 ? "+" : "-", std::abs(s.rules));
+  }
+  return text;
+}
+
+std::string explain_findings(const std::vector<Finding>& findings) {
+  std::string out;
+  for (const auto& f : findings) {
+    if (f.fired) {
+      out += fmt::format("    fired  {:<34} {:<7} {:>4}  {}\n", f.rule_id, to_string(f.effect),
+                         f.points == 0 ? std::string("") : fmt::format("{:+g}", f.points), f.message);
+    } else {
+      out += fmt::format("    -      {}\n", f.rule_id);
+    }
+  }
+  return out;
 }
 
 std::string headline(const Report& report) {
@@ -104,9 +129,7 @@ std::string render_text(const Report& report) {
     for (std::size_t i = 0; i < report.recommendations.size() && i < explained_picks; ++i) {
       const auto& r = report.recommendations[i];
       const auto& s = r.score;
-      out += fmt::format("\nWhy #{} {} (score {:.0f} = cost {:.0f} + speed {:.0f} + headroom {:.0f}):\n", r.rank,
-                         r.gpu.name, s.total, 100 * s.cost_weight * s.cost, 100 * s.speed_weight * s.speed,
-                         100 * s.headroom_weight * s.headroom);
+      out += fmt::format("\nWhy #{} {} (score {}):\n", r.rank, r.gpu.name, score_parts(s));
       for (const auto& line : r.rationale) {
         out += fmt::format("  - {}\n", line);
       }
@@ -143,6 +166,28 @@ std::string render_text(const Report& report) {
       table.add_row({r.gpu.name, text::join(r.reasons, "; ")});
     }
     out += table.to_string("  ");
+  }
+
+  if (!report.warnings.empty()) {
+    out += "\nWarnings:\n";
+    for (const auto& w : report.warnings) {
+      out += fmt::format("  - {}\n", w);
+    }
+  }
+
+  if (report.request.explain) {
+    out += "\nRule evaluation (every rule, every card considered):\n";
+    for (const auto& r : report.recommendations) {
+      out += fmt::format("  #{} {}: score {}\n", r.rank, r.gpu.name, score_parts(r.score));
+      out += explain_findings(r.findings);
+    }
+    for (const auto& r : report.rejected) {
+      if (r.findings.empty()) {
+        continue;  // not considered (--gpu)
+      }
+      out += fmt::format("  rejected {}: {}\n", r.gpu.name, text::join(r.reasons, "; "));
+      out += explain_findings(r.findings);
+    }
   }
 
   out += "\nAssumptions:\n";
@@ -183,6 +228,21 @@ std::string render_catalog_list_text(const Catalog& catalog) {
                      "bidirectional.\n\n",
                      catalog.size(), catalog.info().version, catalog.info().updated) +
          table.to_string();
+}
+
+std::string render_rules_text(const RuleSet& rules) {
+  std::string out = fmt::format("{} rules. Profiles (cost / speed / headroom):", rules.rules().size());
+  for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
+    const auto w = rules.weights(tier);
+    out += fmt::format(" {} {:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom);
+  }
+  out += "\n\n";
+  Table table({{"ID", Align::left}, {"Effect", Align::left}, {"Points", Align::right}, {"Origin", Align::left}});
+  for (const auto& rule : rules.rules()) {
+    table.add_row({rule.id, std::string(to_string(rule.effect)),
+                   rule.points == 0 ? std::string("") : fmt::format("{:+g}", rule.points), rule.origin});
+  }
+  return out + table.to_string();
 }
 
 std::string render_models_text(const ModelCatalog& models) {
@@ -268,9 +328,14 @@ std::string render_gpu_text(const GpuSpec& g) {
       field(title, "no sourced quote");
       return;
     }
-    const auto range = price_range(list, Region::global);
-    field(title, fmt::format("{} typical ({} to {})", format::money(range->typical), format::money(range->low),
-                             format::money(range->high)));
+    for (const Region region : {Region::global, Region::cn}) {
+      const auto range = price_range(list, region);
+      if (range) {
+        field(fmt::format("{} ({})", title, to_string(region)),
+              fmt::format("{} typical ({} to {})", format::money(range->typical), format::money(range->low),
+                          format::money(range->high)));
+      }
+    }
     for (const auto& q : list) {
       const std::string amount = q.low_usd == q.high_usd
                                      ? format::money(q.low_usd)

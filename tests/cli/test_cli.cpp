@@ -118,7 +118,10 @@ TEST_CASE("bad flags exit 2 with a message that names the flag and what is valid
       {{"--task", "lora"}, "describe the model with --params"},
       {{"--params", "70B"}, "--task is required"},
       {{"--params", "70B", "--task", "lorra"}, "did you mean 'lora'?"},
-      {{"--params", "70B", "--task", "lora", "--budget", "cheap"}, "--budget: 'cheap' is not a budget tier"},
+      {{"--params", "70B", "--task", "lora", "--budget", "cheap"}, "--budget: 'cheap' is neither a budget tier"},
+      {{"--params", "70B", "--task", "lora", "--budget", "-5k"}, "--budget: '-5k' is neither"},
+      {{"--params", "70B", "--task", "lora", "--budget", "0usd"}, "--budget: '0usd' is neither"},
+      {{"--params", "70B", "--task", "lora", "--rules", "/nonexistent.yaml"}, "cannot read: no such file"},
       {{"--params", "70B", "--task", "lora", "--format", "jsn"}, "did you mean 'json'?"},
       {{"--params", "70B", "--task", "lora", "--count", "0"}, "--count: '0' is zero"},
       {{"--params", "70B", "--task", "lora", "--count", "2.5"}, "--count: '2.5' is not a whole number"},
@@ -290,4 +293,66 @@ TEST_CASE("a deadline that cannot be met is a reason, not an error", "[cli][trai
                         "h100-sxm5"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, Catch::Contains("cannot finish within 1.0 h"));
+}
+
+TEST_CASE("a rule added with --rules changes the ranking", "[cli][rules]") {
+  const Result plain = run({"--params", "70B", "--task", "qlora", "--budget", "low", "--format", "json"});
+  const Result house = run({"--params", "70B", "--task", "qlora", "--budget", "low", "--rules",
+                            data + "/rules_prefer_l40s.yaml", "--format", "json"});
+  REQUIRE(plain.status == 0);
+  REQUIRE(house.status == 0);
+  const auto before = nlohmann::json::parse(plain.out);
+  const auto after = nlohmann::json::parse(house.out);
+  CHECK(before["recommendations"][0]["gpu"]["id"] != "l40s");
+  CHECK(after["recommendations"][0]["gpu"]["id"] == "l40s");
+  bool fired = false;
+  for (const auto& rule : after["recommendations"][0]["rules"]) {
+    fired = fired || (rule["id"] == "client-has-l40s" && rule["points"] == 60.0);
+  }
+  CHECK(fired);
+}
+
+TEST_CASE("a rule file with typos fails with every located error", "[cli][rules]") {
+  const std::string file = data + "/rules_typo.yaml";
+  const Result r = run({"--params", "70B", "--task", "lora", "--rules", file});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains(file + ":6:19: rules[0].when.all[0].field: unknown field 'archtecture'; did you "
+                                           "mean 'architecture'?"));
+  CHECK_THAT(r.err, Catch::Contains("'pretrian' is not a value of task") && Catch::Contains("did you mean 'pretrain'?"));
+  CHECK_THAT(r.err, Catch::Contains("unknown placeholder '{feild}'; did you mean '{field}'?") ||
+                        Catch::Contains("unknown placeholder '{feild}'"));
+  const Result validate = run({"rules", "validate", file});
+  CHECK(validate.status == 2);
+  CHECK(run({"rules", "validate", data + "/rules_prefer_l40s.yaml"}).status == 0);
+  const Result list = run({"rules", "list"});
+  CHECK(list.status == 0);
+  CHECK_THAT(list.out, Catch::Contains("cn-buy-export-controlled"));
+}
+
+TEST_CASE("--region cn --mode buy rejects what cannot be bought in China, with dates", "[cli][rules]") {
+  const Result r = run({"--params", "70B", "--task", "inference", "--region", "cn", "--mode", "buy"});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("cannot be newly bought in China: banned (since 2022-09"));
+  const Result bad = run({"--params", "70B", "--task", "inference", "--region", "china"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--region: 'china' is not valid; expected global or cn"));
+}
+
+TEST_CASE("a budget amount caps the plan and --explain shows every rule", "[cli][rules]") {
+  const Result capped = run({"--params", "7B", "--task", "inference", "--budget", "$500", "--format", "json"});
+  REQUIRE(capped.status == 0);
+  const auto doc = nlohmann::json::parse(capped.out);
+  CHECK(doc["request"]["budget_usd"] == 500.0);
+  for (const auto& rec : doc["recommendations"]) {
+    CHECK(rec["cost_usd"]["rent"]["typical"].get<double>() * 730 <= 500.0);
+  }
+  const Result explained = run({"--params", "7B", "--task", "inference", "--budget", "low", "--explain", "--top", "2"});
+  CHECK(explained.status == 0);
+  CHECK_THAT(explained.out, Catch::Contains("Rule evaluation") && Catch::Contains("fired") &&
+                                Catch::Contains("cn-buy-export-controlled"));
+  const Result json = run({"--params", "7B", "--task", "inference", "--explain", "--format", "json", "--top", "1"});
+  const auto evaluated = nlohmann::json::parse(json.out)["recommendations"][0]["rules"];
+  CHECK(evaluated.size() >= 15);  // every rule, fired or not
+  CHECK(evaluated[0].contains("fired"));
 }

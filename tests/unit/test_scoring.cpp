@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "gpu_advise/rules.hpp"
 #include "gpu_advise/scoring.hpp"
 #include "gpu_fixture.hpp"
 
@@ -24,7 +25,14 @@ Recommendation option(const std::string& id, double rent_usd, double wall_hours,
 }
 }  // namespace
 
-TEST_CASE("each budget tier's weights add up to one", "[scoring]") {
+namespace {
+ScoreWeights weights_for(BudgetTier tier) {
+  static const RuleSet rules = load_embedded_rules();
+  return rules.weights(tier);
+}
+}  // namespace
+
+TEST_CASE("each budget profile's weights add up to one", "[scoring]") {
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = weights_for(tier);
     CHECK(w.cost + w.speed + w.headroom == Approx(1.0));
@@ -33,11 +41,19 @@ TEST_CASE("each budget tier's weights add up to one", "[scoring]") {
   CHECK(weights_for(BudgetTier::high).speed > weights_for(BudgetTier::low).speed);
 }
 
+TEST_CASE("rule points add to the score and can reorder it", "[scoring]") {
+  std::vector<Recommendation> options = {option("a", 100, 10, 0.3), option("b", 110, 10, 0.3)};
+  options[1].score.rules = 20;
+  score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
+  CHECK(options.front().gpu.id == "b");
+  CHECK(options.front().score.rules == 20);
+}
+
 TEST_CASE("a low budget prefers the cheap plan, a high budget the fast one", "[scoring]") {
   std::vector<Recommendation> options = {option("fast", 400, 10, 0.3), option("cheap", 100, 40, 0.3)};
-  score_and_rank(options, BudgetTier::low, CostMode::rent);
+  score_and_rank(options, weights_for(BudgetTier::low), CostMode::rent);
   CHECK(options.front().gpu.id == "cheap");
-  score_and_rank(options, BudgetTier::high, CostMode::rent);
+  score_and_rank(options, weights_for(BudgetTier::high), CostMode::rent);
   CHECK(options.front().gpu.id == "fast");
   CHECK(options.front().rank == 1);
   CHECK(options.back().rank == 2);
@@ -45,7 +61,7 @@ TEST_CASE("a low budget prefers the cheap plan, a high budget the fast one", "[s
 
 TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
   std::vector<Recommendation> options = {option("a", 100, 10, 0.5), option("b", 200, 20, 0.1)};
-  score_and_rank(options, BudgetTier::medium, CostMode::rent);
+  score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
   CHECK(options[0].score.total == Approx(100.0));
   CHECK(options[1].score.cost == Approx(0.5));
   CHECK(options[1].score.speed == Approx(0.5));
@@ -54,7 +70,7 @@ TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
 
 TEST_CASE("an unknown price scores zero on cost and is said to be unknown", "[scoring]") {
   std::vector<Recommendation> options = {option("priced", 100, 10, 0.3), option("unpriced", 0, 10, 0.3)};
-  score_and_rank(options, BudgetTier::medium, CostMode::rent);
+  score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
   CHECK(options.back().gpu.id == "unpriced");
   CHECK_FALSE(options.back().score.cost_known);
   CHECK(options.back().score.cost == 0);
@@ -62,7 +78,7 @@ TEST_CASE("an unknown price scores zero on cost and is said to be unknown", "[sc
 
 TEST_CASE("ties break by cost, then by id, so the order is total", "[scoring]") {
   std::vector<Recommendation> options = {option("b", 0, 10, 0.3), option("a", 0, 10, 0.3)};
-  score_and_rank(options, BudgetTier::medium, CostMode::rent);
+  score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
   CHECK(options[0].gpu.id == "a");
   CHECK(options[1].gpu.id == "b");
 }
@@ -72,7 +88,7 @@ TEST_CASE("plans sized to one deadline compare speed per GPU", "[scoring]") {
   std::vector<Recommendation> options = {option("many-slow", 100, 10, 0.3), option("few-fast", 100, 10, 0.3)};
   options[0].estimate.training->gpu_hours = {400, 400, 400};
   options[1].estimate.training->gpu_hours = {100, 100, 100};
-  score_and_rank(options, BudgetTier::high, CostMode::rent, true);
+  score_and_rank(options, weights_for(BudgetTier::high), CostMode::rent, true);
   CHECK(options.front().gpu.id == "few-fast");
   CHECK(options.back().score.speed == Approx(0.25));
 }

@@ -1,0 +1,118 @@
+// Scenario rules: YAML conditions over the request, the card and its estimate,
+// compiled and type-checked at load time, with effects (reject, score, note,
+// warning) and messages in English and Chinese. Also the budget profiles
+// (scoring weights per tier). data/rules.yaml is embedded; --rules FILE adds
+// rules or replaces them by id. The language is documented in docs/rules.md.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "gpu_advise/estimate.hpp"
+#include "gpu_advise/gpu.hpp"
+#include "gpu_advise/request.hpp"
+
+namespace gpu_advise {
+
+enum class Language { en, zh };
+[[nodiscard]] std::span<const EnumName<Language>> names(Language);
+
+// What a rule can look at, for one card.
+struct Facts {
+  const Request* request = nullptr;
+  const GpuSpec* gpu = nullptr;
+  const Estimate* estimate = nullptr;
+};
+
+// A field's value: a number, a word or a yes/no; absent when it does not apply
+// (budget_usd without an amount, estimate fields of a card that does not fit).
+using FieldValue = std::variant<double, std::string, bool>;
+
+enum class FieldType { number, word, boolean };
+
+struct FieldInfo {
+  std::string_view name;
+  FieldType type;
+  std::string_view about;                    // for docs/rules.md and error messages
+  std::vector<std::string> words;            // the valid words of a word field (empty: any text)
+};
+
+// Every field a condition or a message placeholder may use.
+[[nodiscard]] const std::vector<FieldInfo>& rule_fields();
+[[nodiscard]] std::optional<FieldValue> field_value(std::string_view field, const Facts& facts);
+
+enum class Operator { is, is_not, in, not_in, at_least, at_most, above, below, between, exists };
+[[nodiscard]] std::span<const EnumName<Operator>> names(Operator);
+
+struct RuleCondition {
+  enum class Kind { all, any, negate, compare };
+  Kind kind = Kind::compare;
+  std::vector<RuleCondition> children;  // all / any: the parts; negate: one
+  std::string field;
+  Operator op = Operator::is;
+  std::vector<FieldValue> values;   // the operand(s), typed like the field
+
+  [[nodiscard]] bool matches(const Facts& facts) const;
+};
+
+enum class EffectKind { reject, score, note, warning };
+[[nodiscard]] std::span<const EnumName<EffectKind>> names(EffectKind);
+
+struct Rule {
+  std::string id;
+  RuleCondition when;
+  EffectKind effect = EffectKind::note;
+  double points = 0;  // added to the score (score, and optionally note or warning)
+  std::map<Language, std::string> message;  // templates with {field} placeholders
+  std::string origin;  // FILE:LINE
+};
+
+// Scoring weights for one budget tier.
+struct ScoreWeights {
+  double cost = 0;
+  double speed = 0;
+  double headroom = 0;
+};
+
+class RuleSet {
+ public:
+  RuleSet() = default;
+  RuleSet(std::vector<Rule> rules, std::map<BudgetTier, ScoreWeights> profiles)
+      : m_rules(std::move(rules)), m_profiles(std::move(profiles)) {}
+  [[nodiscard]] const std::vector<Rule>& rules() const noexcept { return m_rules; }
+  [[nodiscard]] ScoreWeights weights(BudgetTier tier) const;
+  // Rules with the same id are replaced in place, new ones appended; profiles replaced.
+  void merge(const RuleSet& overlay);
+
+ private:
+  std::vector<Rule> m_rules;
+  std::map<BudgetTier, ScoreWeights> m_profiles;
+};
+
+// One rule's verdict on one card.
+struct Finding {
+  std::string rule_id;
+  EffectKind effect = EffectKind::note;
+  double points = 0;
+  bool fired = false;
+  std::string message;  // rendered in the chosen language; empty when not fired
+};
+
+[[nodiscard]] std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, Language language);
+
+// Fills {field} placeholders with the facts' values, formatted for people.
+[[nodiscard]] std::string render_message(std::string_view text, const Facts& facts);
+
+enum class RulesRole { base, overlay };
+[[nodiscard]] RuleSet parse_rules(std::string_view text, std::string_view source, RulesRole role);
+[[nodiscard]] RuleSet load_embedded_rules();
+// The embedded rules with each --rules file merged on top, in order.
+[[nodiscard]] RuleSet load_rules(const std::vector<std::string>& overlay_files);
+
+}  // namespace gpu_advise

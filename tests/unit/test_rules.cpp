@@ -1,0 +1,164 @@
+#include <catch2/catch.hpp>
+
+#include "gpu_advise/error.hpp"
+#include "gpu_advise/rules.hpp"
+#include "gpu_fixture.hpp"
+
+using namespace gpu_advise;
+
+namespace {
+
+const std::string header = "schema_version: 1\nrules:\n";
+
+std::string rule(const std::string& when, const std::string& effect = "{type: note}",
+                 const std::string& message = "\"hello\"") {
+  return header + "  - id: r1\n    when: " + when + "\n    effect: " + effect + "\n    message:\n      en: " + message +
+         "\n";
+}
+
+std::string errors(const std::string& yaml) {
+  try {
+    (void)parse_rules(yaml, "rules.yaml", RulesRole::overlay);
+  } catch (const DataError& e) {
+    std::string all;
+    for (const auto& d : e.diagnostics()) {
+      all += d.to_string() + "\n";
+    }
+    return all;
+  }
+  return "no error";
+}
+
+struct World {
+  Request request = test::request(70e9, Task::lora);
+  GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  Estimate estimate;
+  World() {
+    gpu.architecture = Architecture::ampere;
+    gpu.availability[Region::cn] = Availability{AvailabilityStatus::banned, "2026-01", "2022-09", "rule"};
+    gpu.availability[Region::global] = Availability{AvailabilityStatus::available, "2026-05", "", ""};
+    estimate.fits = true;
+    estimate.count = 4;
+    estimate.usable_bytes = 100;
+    estimate.per_gpu.weights = 40;
+  }
+  Facts facts() const { return Facts{&request, &gpu, &estimate}; }
+};
+
+bool fires(const std::string& when, const World& world) {
+  const RuleSet rules = parse_rules(rule(when), "rules.yaml", RulesRole::overlay);
+  return evaluate(rules, world.facts(), Language::en).front().fired;
+}
+
+}  // namespace
+
+TEST_CASE("conditions compare the request, the card and the estimate", "[rules]") {
+  const World w;
+  CHECK(fires("{field: task, is: lora}", w));
+  CHECK_FALSE(fires("{field: task, is: full}", w));
+  CHECK(fires("{field: task, in: [full, lora]}", w));
+  CHECK(fires("{field: task, not_in: [full, pretrain]}", w));
+  CHECK(fires("{field: params_b, between: [7, 70]}", w));
+  CHECK(fires("{field: params_b, at_least: 70}", w));
+  CHECK_FALSE(fires("{field: params_b, above: 70}", w));
+  CHECK(fires("{field: architecture, is: AMPERE}", w));  // words ignore case
+  CHECK(fires("{field: gpus, is: 4}", w));
+  CHECK(fires("{field: headroom, at_least: 0.6}", w));
+  CHECK(fires("{field: training, is: true}", w));
+  CHECK(fires("{field: availability, is: available}", w));  // global by default
+}
+
+TEST_CASE("all, any and not combine conditions", "[rules]") {
+  const World w;
+  CHECK(fires("{all: [{field: task, is: lora}, {field: gpus, at_least: 2}]}", w));
+  CHECK_FALSE(fires("{all: [{field: task, is: lora}, {field: gpus, above: 8}]}", w));
+  CHECK(fires("{any: [{field: task, is: full}, {field: gpus, above: 2}]}", w));
+  CHECK(fires("{not: {field: task, is: full}}", w));
+}
+
+TEST_CASE("fields that do not apply match nothing, and exists tests for them", "[rules]") {
+  World w;
+  CHECK_FALSE(fires("{field: budget_usd, at_least: 0}", w));
+  CHECK(fires("{field: budget_usd, exists: false}", w));
+  w.request.budget_usd = 50000;
+  CHECK(fires("{field: budget_usd, exists: true}", w));
+  w.estimate.fits = false;
+  CHECK_FALSE(fires("{field: gpus, at_least: 1}", w));
+  CHECK(fires("{not: {field: gpus, at_least: 1}}", w));  // not of an absent field is true
+}
+
+TEST_CASE("availability follows the request's region", "[rules]") {
+  World w;
+  w.request.region = Region::cn;
+  CHECK(fires("{field: availability, is: banned}", w));
+  const RuleSet rules =
+      parse_rules(rule("{field: availability, is: banned}", "{type: reject}", "\"{availability} ({availability_dates})\""),
+                  "rules.yaml", RulesRole::overlay);
+  const auto findings = evaluate(rules, w.facts(), Language::en);
+  CHECK(findings.front().message == "banned (since 2022-09, verified 2026-01)");
+}
+
+TEST_CASE("messages fill placeholders in the chosen language", "[rules]") {
+  const World w;
+  const std::string yaml = header +
+                           "  - id: r1\n    when: {field: task, is: lora}\n    effect: {type: score, points: 8}\n"
+                           "    message:\n      en: \"{params} on {gpus} x {gpu}\"\n      zh: \"{params} 用 {gpus} 张 {gpu}\"\n";
+  const RuleSet rules = parse_rules(yaml, "rules.yaml", RulesRole::overlay);
+  CHECK(evaluate(rules, w.facts(), Language::en).front().message == "70B on 4 x g80");
+  CHECK(evaluate(rules, w.facts(), Language::zh).front().message == "70B 用 4 张 g80");
+  CHECK(evaluate(rules, w.facts(), Language::en).front().points == 8);
+}
+
+TEST_CASE("rule files are checked at load time with located errors", "[rules]") {
+  CHECK_THAT(errors(rule("{field: tsk, is: lora}")),
+             Catch::Contains("rules.yaml:4:19: rules[0].when.field: unknown field 'tsk'; did you mean 'task'?"));
+  CHECK_THAT(errors(rule("{field: task, equals: lora}")),
+             Catch::Contains("unknown operator 'equals'") && Catch::Contains("expected is, is_not"));
+  CHECK_THAT(errors(rule("{field: task, is: lorra}")),
+             Catch::Contains("'lorra' is not a value of task") && Catch::Contains("did you mean 'lora'?"));
+  CHECK_THAT(errors(rule("{field: architecture, at_least: 3}")), Catch::Contains("is not a number field"));
+  CHECK_THAT(errors(rule("{field: params_b, at_least: big}")), Catch::Contains("expected a number, found 'big'"));
+  CHECK_THAT(errors(rule("{field: params_b, between: [70, 7]}")), Catch::Contains("low <= high"));
+  CHECK_THAT(errors(rule("{field: task, is: lora, in: [full]}")), Catch::Contains("exactly one operator"));
+  CHECK_THAT(errors(rule("{alll: [{field: task, is: lora}]}")), Catch::Contains("unknown field") ||
+                                                                    Catch::Contains("unknown operator 'alll'"));
+  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: boost}")),
+             Catch::Contains("'boost' is not valid; expected reject, score, note or warning"));
+  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: score}")),
+             Catch::Contains("effect.points: required key is missing"));
+  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: score, points: 500}")),
+             Catch::Contains("outside -100 to 100"));
+  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: note}", "\"{parms} here\"")),
+             Catch::Contains("unknown placeholder '{parms}'; did you mean '{params}'?"));
+  const std::string twice = rule("{field: task, is: lora}") + "  - id: r1\n    when: {field: task, is: full}\n"
+                                                               "    effect: {type: note}\n    message: {en: \"x\"}\n";
+  CHECK_THAT(errors(twice), Catch::Contains("duplicate rule id 'r1'"));
+  CHECK_THAT(errors("schema_version: 1\nprofiles:\n  low: {cost: 0.5, speed: 0.4, headroom: 0.4}\n"),
+             Catch::Contains("add up to 1.3"));
+}
+
+TEST_CASE("an overlay replaces rules by id and adds new ones", "[rules]") {
+  RuleSet base = load_embedded_rules();
+  const std::size_t count = base.rules().size();
+  base.merge(parse_rules(header + "  - id: finetune-80gb-ampere\n    when: {field: task, is: lora}\n"
+                                  "    effect: {type: score, points: 1}\n    message: {en: \"replaced\"}\n"
+                                  "  - id: my-new-rule\n    when: {field: task, is: lora}\n"
+                                  "    effect: {type: note}\n    message: {en: \"new\"}\n",
+                         "mine.yaml", RulesRole::overlay));
+  CHECK(base.rules().size() == count + 1);
+  const auto it = std::find_if(base.rules().begin(), base.rules().end(),
+                               [](const Rule& r) { return r.id == "finetune-80gb-ampere"; });
+  REQUIRE(it != base.rules().end());
+  CHECK(it->points == 1);
+  CHECK(it->origin == "mine.yaml:3");
+}
+
+TEST_CASE("the embedded rules load and every rule has both languages", "[rules]") {
+  const RuleSet rules = load_embedded_rules();
+  CHECK(rules.rules().size() >= 15);
+  for (const auto& r : rules.rules()) {
+    CAPTURE(r.id);
+    CHECK(r.message.count(Language::en) == 1);
+    CHECK(r.message.count(Language::zh) == 1);
+  }
+}

@@ -1,0 +1,101 @@
+// The outcomes the default rules and scoring must produce (issue 4), on the
+// shipped catalog, models and rules.
+#include <catch2/catch.hpp>
+
+#include "gpu_advise/advisor.hpp"
+#include "gpu_fixture.hpp"
+
+using namespace gpu_advise;
+
+namespace {
+Report run(Request r) {
+  static const Catalog catalog = load_embedded_catalog();
+  static const RuleSet rules = load_embedded_rules();
+  return advise(r, infer_shape(r.params), catalog, rules);
+}
+}  // namespace
+
+TEST_CASE("70B QLoRA on a low budget: a single 48-80 GB card on top", "[scenarios]") {
+  Request r = test::request(70e9, Task::qlora);
+  r.budget = BudgetTier::low;
+  const Report report = run(r);
+  REQUIRE_FALSE(report.recommendations.empty());
+  const auto& best = report.recommendations.front();
+  CAPTURE(best.gpu.id);
+  CHECK(best.estimate.count == 1);
+  CHECK(best.gpu.memory.size_gb >= 48);
+  CHECK(best.gpu.memory.size_gb <= 80);
+}
+
+TEST_CASE("405B pretraining on a high budget: Hopper or Blackwell on top, no Ampere in the top three", "[scenarios]") {
+  Request r = test::request(405e9, Task::pretrain);
+  r.budget = BudgetTier::high;
+  const Report report = run(r);
+  REQUIRE(report.recommendations.size() >= 3);
+  const auto top = report.recommendations.front().gpu.architecture;
+  CHECK((top == Architecture::hopper || top == Architecture::blackwell));
+  for (std::size_t i = 0; i < 3; ++i) {
+    CAPTURE(report.recommendations[i].gpu.id);
+    CHECK(report.recommendations[i].gpu.architecture != Architecture::ampere);
+  }
+}
+
+TEST_CASE("70B inference bought in China: nothing that cannot be bought there, with reasons and dates", "[scenarios]") {
+  Request r = test::request(70e9, Task::inference);
+  r.region = Region::cn;
+  r.mode = CostMode::buy;
+  const Report report = run(r);
+  REQUIRE_FALSE(report.recommendations.empty());
+  for (const auto& rec : report.recommendations) {
+    CAPTURE(rec.gpu.id);
+    const auto status = rec.gpu.availability_in(Region::cn)->status;
+    CHECK(status != AvailabilityStatus::banned);
+    CHECK(status != AvailabilityStatus::not_offered);
+  }
+  bool h100_rejected_with_date = false;
+  for (const auto& rej : report.rejected) {
+    if (rej.gpu.id == "h100-sxm5") {
+      h100_rejected_with_date = rej.reasons.front().find("since 2022-09") != std::string::npos;
+    }
+  }
+  CHECK(h100_rejected_with_date);
+}
+
+TEST_CASE("7B inference on a low budget: a low-cost 24-48 GB card wins", "[scenarios]") {
+  Request r = test::request(7e9, Task::inference);
+  r.budget = BudgetTier::low;
+  const Report report = run(r);
+  REQUIRE_FALSE(report.recommendations.empty());
+  const auto& best = report.recommendations.front();
+  CAPTURE(best.gpu.id);
+  CHECK(best.gpu.memory.size_gb >= 24);
+  CHECK(best.gpu.memory.size_gb <= 48);
+  CHECK(best.estimate.cost.rent_usd_per_gpu_hour->typical < 1.5);
+}
+
+TEST_CASE("China-only SKUs are rejected outside China and kept in it", "[scenarios]") {
+  Request r = test::request(70e9, Task::inference);
+  auto rejected = [](const Report& report, const std::string& id) {
+    return std::any_of(report.rejected.begin(), report.rejected.end(),
+                       [&](const Rejection& x) { return x.gpu.id == id; });
+  };
+  CHECK(rejected(run(r), "h20"));
+  r.region = Region::cn;
+  CHECK_FALSE(rejected(run(r), "h20"));
+}
+
+TEST_CASE("a budget cap rejects plans over it, with the amount", "[scenarios]") {
+  Request r = test::request(70e9, Task::lora);
+  r.budget_usd = 60;
+  const Report report = run(r);
+  for (const auto& rec : report.recommendations) {
+    CHECK(rec.estimate.cost.rent_usd->typical <= 60);
+  }
+  bool capped = false;
+  for (const auto& rej : report.rejected) {
+    for (const auto& reason : rej.reasons) {
+      capped = capped || reason.find("over the $60.00 budget") != std::string::npos;
+    }
+  }
+  CHECK(capped);
+}
