@@ -330,7 +330,7 @@ TEST_CASE("a rule file with typos fails with every located error", "[cli][rules]
   CHECK_THAT(list.out, Catch::Contains("cn-buy-export-controlled"));
 }
 
-TEST_CASE("--region cn --mode buy rejects what cannot be bought in China, with dates", "[cli][rules]") {
+TEST_CASE("buying in China rejects what cannot be bought in China, with dates", "[cli][rules]") {
   const Result r = run({"--params", "70B", "--task", "inference", "--region", "cn", "--mode", "buy"});
   CHECK(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("cannot be newly bought in China: banned (since 2022-09"));
