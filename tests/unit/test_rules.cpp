@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/rules.hpp"
 #include "gpu_fixture.hpp"
@@ -160,5 +165,23 @@ TEST_CASE("the embedded rules load and every rule has both languages", "[rules]"
     CAPTURE(r.id);
     CHECK(r.message.count(Language::en) == 1);
     CHECK(r.message.count(Language::zh) == 1);
+  }
+}
+
+TEST_CASE("docs/rules.md documents every field", "[rules][docs]") {
+  std::ifstream in(GPU_ADVISE_SOURCE_DIR "/docs/rules.md");
+  REQUIRE(in);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string doc = buffer.str();
+  for (const auto& field : rule_fields()) {
+    const std::string name(field.name);
+    CAPTURE(name);
+    CHECK(doc.find("| `" + name + "` |") != std::string::npos);
+  }
+  const RuleSet rules = load_embedded_rules();
+  for (const auto& rule : rules.rules()) {
+    CAPTURE(rule.id);
+    CHECK(doc.find(fmt::format("`{}`", rule.id)) != std::string::npos);
   }
 }
