@@ -332,6 +332,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     }
     Recommendation option{0, gpu, std::move(e), {}, {}, std::move(findings)};
     option.score.rules = points;
+    option.score.risk = rules.ecosystem().score(gpu);
     options.push_back(std::move(option));
   }
 

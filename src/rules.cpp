@@ -347,7 +347,18 @@ ScoreWeights RuleSet::weights(BudgetTier tier) const {
   if (it != m_profiles.end()) {
     return it->second;
   }
-  return ScoreWeights{0.4, 0.4, 0.2};
+  return ScoreWeights{0.4, 0.4, 0.2, 0.0};
+}
+
+const EcosystemScores& RuleSet::ecosystem() const {
+  static const EcosystemScores neutral;
+  return m_ecosystem ? *m_ecosystem : neutral;
+}
+
+double EcosystemScores::score(const GpuSpec& gpu) const {
+  const auto s = software.find(gpu.software);
+  const auto c = confidence.find(gpu.confidence);
+  return (s == software.end() ? 0.5 : s->second) * (c == confidence.end() ? 1.0 : c->second);
 }
 
 void RuleSet::merge(const RuleSet& overlay) {
@@ -361,6 +372,9 @@ void RuleSet::merge(const RuleSet& overlay) {
   }
   for (const auto& [tier, weights] : overlay.m_profiles) {
     m_profiles[tier] = weights;
+  }
+  if (overlay.m_ecosystem) {
+    m_ecosystem = overlay.m_ecosystem;
   }
 }
 
@@ -407,6 +421,10 @@ class RulesParser {
     if (const auto node = top.node("profiles", m_role == RulesRole::base ? Presence::required : Presence::optional)) {
       profiles = read_profiles(*node);
     }
+    std::optional<EcosystemScores> ecosystem;
+    if (const auto node = top.node("ecosystem", m_role == RulesRole::base ? Presence::required : Presence::optional)) {
+      ecosystem = read_ecosystem(*node);
+    }
     std::vector<Rule> rules;
     if (const auto list = top.node("rules", m_role == RulesRole::base ? Presence::required : Presence::optional)) {
       if (!list->IsSequence()) {
@@ -430,7 +448,7 @@ class RulesParser {
     }
     top.finish();
     m_diagnostics.throw_if_any();
-    return RuleSet(std::move(rules), std::move(profiles));
+    return RuleSet(std::move(rules), std::move(profiles), std::move(ecosystem));
   }
 
  private:
@@ -448,14 +466,44 @@ class RulesParser {
       w.cost = weights.number("cost", Presence::required, share).value_or(0);
       w.speed = weights.number("speed", Presence::required, share).value_or(0);
       w.headroom = weights.number("headroom", Presence::required, share).value_or(0);
+      w.risk = weights.number("risk", Presence::required, share).value_or(0);
       weights.finish();
-      if (std::abs(w.cost + w.speed + w.headroom - 1.0) > 1e-6) {
+      const double sum = w.cost + w.speed + w.headroom + w.risk;
+      if (std::abs(sum - 1.0) > 1e-6) {
         m_diagnostics.error(*tier_node, map.child_path(name),
-                            fmt::format("the weights add up to {:g}; they must add up to 1",
-                                        w.cost + w.speed + w.headroom));
+                            fmt::format("the weights add up to {:g}; they must add up to 1", sum));
       }
       out[*enum_from_string<BudgetTier>(name)] = w;
     }
+    map.finish();
+    return out;
+  }
+
+  EcosystemScores read_ecosystem(const YAML::Node& node) {
+    EcosystemScores out;
+    out.software.clear();
+    out.confidence.clear();
+    MapReader map(m_diagnostics, node, "ecosystem");
+    const yaml::Bounds share{0, 1, false};
+    if (const auto software = map.node("software", Presence::required)) {
+      MapReader m(m_diagnostics, *software, "ecosystem.software");
+      for (const auto& name : enum_names<SoftwareStack>()) {
+        if (const auto value = m.number(name, Presence::required, share)) {
+          out.software[*enum_from_string<SoftwareStack>(name)] = *value;
+        }
+      }
+      m.finish();
+    }
+    if (const auto confidence = map.node("confidence", Presence::required)) {
+      MapReader m(m_diagnostics, *confidence, "ecosystem.confidence");
+      for (const auto& name : enum_names<Confidence>()) {
+        if (const auto value = m.number(name, Presence::required, share)) {
+          out.confidence[*enum_from_string<Confidence>(name)] = *value;
+        }
+      }
+      m.finish();
+    }
+    (void)map.string_list("sources", Presence::optional);
     map.finish();
     return out;
   }

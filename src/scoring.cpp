@@ -49,12 +49,13 @@ void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& w,
     s.cost_weight = w.cost;
     s.speed_weight = w.speed;
     s.headroom_weight = w.headroom;
+    s.risk_weight = w.risk;
     const auto cost = cost_metric(option.estimate, mode);
     s.cost_known = cost.has_value();
     s.cost = (cost && *cost > 0) ? best_cost / *cost : 0.0;
     s.speed = best_speed > 0 ? speed_metric(option.estimate, sized_to_deadline) / best_speed : 0.0;
     s.headroom = std::clamp(option.estimate.headroom() / full_headroom, 0.0, 1.0);
-    s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom) + s.rules;
+    s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom + w.risk * s.risk) + s.rules;
   }
   std::sort(options.begin(), options.end(), [mode](const Recommendation& a, const Recommendation& b) {
     if (a.score.total != b.score.total) {

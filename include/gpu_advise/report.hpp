@@ -20,9 +20,11 @@ struct ScoreBreakdown {
   double cost = 0;      // cheapest plan = 1
   double speed = 0;     // fastest plan = 1
   double headroom = 0;  // memory left: 25% or more = 1
+  double risk = 0;      // ecosystem and supply: 1 = CUDA with datasheet figures
   double cost_weight = 0;
   double speed_weight = 0;
   double headroom_weight = 0;
+  double risk_weight = 0;
   double rules = 0;     // points from the rules that fired
   double total = 0;     // 100 x weighted parts + rules
   bool cost_known = true;

@@ -78,21 +78,32 @@ struct ScoreWeights {
   double cost = 0;
   double speed = 0;
   double headroom = 0;
+  double risk = 0;  // ecosystem and supply risk (1 = lowest)
+};
+
+// How safe a card is to plan on, 0 to 1: the maturity of its software stack
+// times a factor for how well its catalog figures are known.
+struct EcosystemScores {
+  std::map<SoftwareStack, double> software{{SoftwareStack::cuda, 1.0}};
+  std::map<Confidence, double> confidence{{Confidence::datasheet, 1.0}};
+  [[nodiscard]] double score(const GpuSpec& gpu) const;
 };
 
 class RuleSet {
  public:
   RuleSet() = default;
-  RuleSet(std::vector<Rule> rules, std::map<BudgetTier, ScoreWeights> profiles)
-      : m_rules(std::move(rules)), m_profiles(std::move(profiles)) {}
+  RuleSet(std::vector<Rule> rules, std::map<BudgetTier, ScoreWeights> profiles, std::optional<EcosystemScores> ecosystem)
+      : m_rules(std::move(rules)), m_profiles(std::move(profiles)), m_ecosystem(std::move(ecosystem)) {}
   [[nodiscard]] const std::vector<Rule>& rules() const noexcept { return m_rules; }
   [[nodiscard]] ScoreWeights weights(BudgetTier tier) const;
+  [[nodiscard]] const EcosystemScores& ecosystem() const;
   // Rules with the same id are replaced in place, new ones appended; profiles replaced.
   void merge(const RuleSet& overlay);
 
  private:
   std::vector<Rule> m_rules;
   std::map<BudgetTier, ScoreWeights> m_profiles;
+  std::optional<EcosystemScores> m_ecosystem;
 };
 
 // One rule's verdict on one card.

@@ -17,8 +17,8 @@ namespace gpu_advise {
 [[nodiscard]] double speed_metric(const Estimate& estimate, bool sized_to_deadline);
 
 // Scores every option relative to the best in the set with the budget
-// profile's weights, adds each option's rule points (score.rules, set by the
-// caller), then sorts by score (descending), cost (ascending, unknown last)
+// profile's weights, uses each option's risk part and rule points (score.risk
+// and score.rules, set by the caller), then sorts by score (descending), cost (ascending, unknown last)
 // and id, and numbers the ranks.
 void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& weights, CostMode mode,
                     bool sized_to_deadline = false);

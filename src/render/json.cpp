@@ -220,11 +220,13 @@ ordered recommendation_json(const Recommendation& r, bool explain) {
                          {"cost", round6(r.score.cost)},
                          {"speed", round6(r.score.speed)},
                          {"headroom", round6(r.score.headroom)},
+                         {"ecosystem", round6(r.score.risk)},
                          {"rules", r.score.rules},
                          {"cost_known", r.score.cost_known},
                          {"weights", ordered{{"cost", r.score.cost_weight},
                                              {"speed", r.score.speed_weight},
-                                             {"headroom", r.score.headroom_weight}}}};
+                                             {"headroom", r.score.headroom_weight},
+                                             {"ecosystem", r.score.risk_weight}}}};
   out["rationale"] = r.rationale;
   out["notes"] = e.notes;
   out["rules"] = findings_json(r.findings, explain);

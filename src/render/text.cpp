@@ -48,9 +48,9 @@ std::string time_cell(const Estimate& e) {
 }
 
 std::string score_parts(const ScoreBreakdown& s) {
-  std::string text = fmt::format("{:.0f} = cost {:.0f} + speed {:.0f} + headroom {:.0f}", s.total,
+  std::string text = fmt::format("{:.0f} = cost {:.0f} + speed {:.0f} + headroom {:.0f} + ecosystem {:.0f}", s.total,
                                  100 * s.cost_weight * s.cost, 100 * s.speed_weight * s.speed,
-                                 100 * s.headroom_weight * s.headroom);
+                                 100 * s.headroom_weight * s.headroom, 100 * s.risk_weight * s.risk);
   if (s.rules != 0) {
     text += fmt::format(" {} rules {:.0f}", s.rules > 0 ? "+" : "-", std::abs(s.rules));
   }
@@ -231,10 +231,10 @@ std::string render_catalog_list_text(const Catalog& catalog) {
 }
 
 std::string render_rules_text(const RuleSet& rules) {
-  std::string out = fmt::format("{} rules. Profiles (cost / speed / headroom):", rules.rules().size());
+  std::string out = fmt::format("{} rules. Profiles (cost / speed / headroom / ecosystem):", rules.rules().size());
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = rules.weights(tier);
-    out += fmt::format(" {} {:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom);
+    out += fmt::format(" {} {:g}/{:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom, w.risk);
   }
   out += "\n\n";
   Table table({{"ID", Align::left}, {"Effect", Align::left}, {"Points", Align::right}, {"Origin", Align::left}});

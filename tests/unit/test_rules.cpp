@@ -138,7 +138,7 @@ TEST_CASE("rule files are checked at load time with located errors", "[rules]") 
   const std::string twice = rule("{field: task, is: lora}") + "  - id: r1\n    when: {field: task, is: full}\n"
                                                                "    effect: {type: note}\n    message: {en: \"x\"}\n";
   CHECK_THAT(errors(twice), Catch::Contains("duplicate rule id 'r1'"));
-  CHECK_THAT(errors("schema_version: 1\nprofiles:\n  low: {cost: 0.5, speed: 0.4, headroom: 0.4}\n"),
+  CHECK_THAT(errors("schema_version: 1\nprofiles:\n  low: {cost: 0.5, speed: 0.4, headroom: 0.2, risk: 0.2}\n"),
              Catch::Contains("add up to 1.3"));
 }
 

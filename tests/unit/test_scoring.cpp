@@ -35,7 +35,7 @@ ScoreWeights weights_for(BudgetTier tier) {
 TEST_CASE("each budget profile's weights add up to one", "[scoring]") {
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = weights_for(tier);
-    CHECK(w.cost + w.speed + w.headroom == Approx(1.0));
+    CHECK(w.cost + w.speed + w.headroom + w.risk == Approx(1.0));
   }
   CHECK(weights_for(BudgetTier::low).cost > weights_for(BudgetTier::high).cost);
   CHECK(weights_for(BudgetTier::high).speed > weights_for(BudgetTier::low).speed);
@@ -61,8 +61,12 @@ TEST_CASE("a low budget prefers the cheap plan, a high budget the fast one", "[s
 
 TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
   std::vector<Recommendation> options = {option("a", 100, 10, 0.5), option("b", 200, 20, 0.1)};
+  options[0].score.risk = 1.0;  // CUDA, datasheet
+  options[1].score.risk = 0.6;  // e.g. ROCm
   score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
   CHECK(options[0].score.total == Approx(100.0));
+  CHECK(options[1].score.total ==
+        Approx(100 * (0.35 * 0.5 + 0.35 * 0.5 + 0.10 * 0.4 + 0.20 * 0.6)));
   CHECK(options[1].score.cost == Approx(0.5));
   CHECK(options[1].score.speed == Approx(0.5));
   CHECK(options[1].score.headroom == Approx(0.4));
