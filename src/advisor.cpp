@@ -2,188 +2,254 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
-#include "quantity_format.hpp"
 #include "gpu_advise/units.hpp"
+#include "gpu_advise/wording.hpp"
 #include "gpu_advise_version.hpp"
+#include "quantity_format.hpp"
 
 namespace gpu_advise {
 
-namespace {
-
-
-std::string describe_memory(const Request& request, const MemoryBreakdown& m) {
-  if (request.task == Task::inference) {
-    return fmt::format("weights {}, KV cache {}, reserve {}", format::gib(m.weights), format::gib(m.kv_cache),
-                       format::gib(m.reserve));
+std::string describe(Task task, Language language) {
+  switch (task) {
+    case Task::pretrain: return say(language, Phrase::task_pretrain);
+    case Task::full: return say(language, Phrase::task_full);
+    case Task::lora: return say(language, Phrase::task_lora);
+    case Task::qlora: return say(language, Phrase::task_qlora);
+    case Task::inference: return say(language, Phrase::task_inference);
   }
-  if (request.task == Task::lora || request.task == Task::qlora) {
-    return fmt::format("frozen base and adapters {}, adapter gradients and optimizer {}, activations {}, reserve {}",
-                       format::gib(m.weights), format::gib(m.gradients + m.optimizer), format::gib(m.activations),
-                       format::gib(m.reserve));
-  }
-  return fmt::format("weights {}, gradients {}, optimizer {}, activations {}, reserve {}", format::gib(m.weights),
-                     format::gib(m.gradients), format::gib(m.optimizer), format::gib(m.activations),
-                     format::gib(m.reserve));
+  return "?";
 }
 
-std::string range_text(const Range& r, const std::function<std::string(double)>& show) {
-  return fmt::format("{} (range {} to {})", show(r.typical), show(r.low), show(r.high));
+std::string describe(BudgetTier tier, Language language) {
+  switch (tier) {
+    case BudgetTier::low: return say(language, Phrase::tier_low);
+    case BudgetTier::medium: return say(language, Phrase::tier_medium);
+    case BudgetTier::high: return say(language, Phrase::tier_high);
+  }
+  return "?";
+}
+
+std::string describe(const Layout& layout, Task task, Language language) {
+  if (layout.gpus() == 1) {
+    return say(language, Phrase::layout_one);
+  }
+  if (task == Task::inference) {
+    return layout.pipeline == 1 ? say(language, Phrase::layout_tp, layout.tensor)
+                                : say(language, Phrase::layout_tp_pp, layout.tensor, layout.pipeline);
+  }
+  if (task == Task::lora || task == Task::qlora) {
+    return say(language, layout.zero_stage >= 3 ? Phrase::layout_fsdp : Phrase::layout_ddp, layout.data);
+  }
+  std::vector<std::string> parts;
+  if (layout.tensor > 1) {
+    parts.push_back(fmt::format("TP {}", layout.tensor));
+  }
+  if (layout.pipeline > 1) {
+    parts.push_back(fmt::format("PP {}", layout.pipeline));
+  }
+  if (layout.data > 1) {
+    parts.push_back(fmt::format("DP {}", layout.data));
+  }
+  std::string out = text::join(parts, " x ");
+  if (layout.data > 1) {
+    out += fmt::format(", ZeRO-{}", layout.zero_stage);
+  }
+  if (layout.recompute == Recompute::full && task == Task::pretrain) {
+    out += say(language, Phrase::layout_full_recompute);
+  }
+  return out;
+}
+
+std::string describe(const Shortfall& why, Language language) {
+  switch (why.kind) {
+    case Shortfall::Kind::none: return {};
+    case Shortfall::Kind::no_fp8: return say(language, Phrase::why_no_fp8);
+    case Shortfall::Kind::deadline:
+      return say(language, Phrase::why_deadline, say_duration(language, why.deadline_hours), why.max_gpus, why.count,
+                 say_duration(language, why.hours_at_count));
+    case Shortfall::Kind::count_too_small:
+      return say(language, Phrase::why_count, why.count, why.need_gib, why.usable_gib);
+    case Shortfall::Kind::activations: return say(language, Phrase::why_activations, why.fixed_gib, why.usable_gib);
+    case Shortfall::Kind::too_many_gpus:
+      return say(language, Phrase::why_too_many, why.max_gpus, why.need_gib, why.count, why.usable_gib);
+  }
+  return {};
+}
+
+std::string describe(const EstimateNote& note, Language language) {
+  switch (note.kind) {
+    case EstimateNote::Kind::pcie_scale_out: return say(language, Phrase::note_pcie_scale_out, note.gpus);
+    case EstimateNote::Kind::pair_scale_out: return say(language, Phrase::note_pair_scale_out, note.gpus);
+    case EstimateNote::Kind::multi_node: return say(language, Phrase::note_multi_node, note.gpus, note.nodes);
+    case EstimateNote::Kind::fp8_fallback: return say(language, Phrase::note_fp8_fallback);
+    case EstimateNote::Kind::tp_over_pcie: return say(language, Phrase::note_tp_over_pcie, note.gpus);
+  }
+  return {};
+}
+
+namespace {
+
+std::string describe_memory(const Request& request, const MemoryBreakdown& m, Language language) {
+  if (request.task == Task::inference) {
+    return say(language, Phrase::memory_inference, format::gib(m.weights), format::gib(m.kv_cache),
+               format::gib(m.reserve));
+  }
+  if (request.task == Task::lora || request.task == Task::qlora) {
+    return say(language, Phrase::memory_adapters, format::gib(m.weights), format::gib(m.gradients + m.optimizer),
+               format::gib(m.activations), format::gib(m.reserve));
+  }
+  return say(language, Phrase::memory_full, format::gib(m.weights), format::gib(m.gradients),
+             format::gib(m.optimizer), format::gib(m.activations), format::gib(m.reserve));
 }
 
 std::vector<std::string> rationale_for(const Request& request, const Recommendation& option, bool cheapest,
-                                       bool fastest) {
+                                       bool fastest, Language language) {
   const Estimate& e = option.estimate;
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("fits on {} x {} GiB as {}: needs {} GiB per GPU of {} GiB usable ({:.0f}% headroom); {}",
-                              e.count, format::number(option.gpu.memory.capacity_gib), e.layout_text,
-                              format::gib(e.per_gpu.total()), format::gib(e.usable_bytes), 100.0 * e.headroom(),
-                              describe_memory(request, e.per_gpu)));
+  lines.push_back(say(language, Phrase::fits_on, e.count, format::number(option.gpu.memory.capacity_gib),
+                      option.layout_text, format::gib(e.per_gpu.total()), format::gib(e.usable_bytes),
+                      100.0 * e.headroom(), describe_memory(request, e.per_gpu, language)));
   if (e.training) {
     const auto& t = *e.training;
-    lines.push_back(fmt::format("about {} wall time, {} GPU-hours, for {} tokens at {:.0f}% MFU of {} dense {} TFLOPS",
-                                range_text(t.wall_hours, format::duration),
-                                format::number(t.gpu_hours.typical), format_parameter_count(t.tokens),
-                                100.0 * t.mfu.typical, format::number(t.peak_tflops), t.fp8 ? "FP8" : "BF16"));
+    const std::string wall =
+        say(language, Phrase::range, say_duration(language, t.wall_hours.typical),
+            say_duration(language, t.wall_hours.low), say_duration(language, t.wall_hours.high));
+    lines.push_back(say(language, Phrase::training_time, wall, format::number(t.gpu_hours.typical),
+                        format_parameter_count(t.tokens), 100.0 * t.mfu.typical, t.fp8 ? "FP8" : "BF16",
+                        format::number(t.peak_tflops)));
   }
   if (e.inference) {
     const auto& inf = *e.inference;
-    lines.push_back(fmt::format(
-        "about {:.0f} output tokens/s for {} concurrent sequences ({:.0f} ms per token, first token in {:.0f} ms); "
-        "up to {} sequences of {} tokens fit, about {:.0f} tokens/s",
-        inf.tokens_per_s.typical, inf.concurrency, inf.tpot_ms.typical, inf.ttft_ms.typical, inf.max_concurrency,
-        inf.context, inf.max_tokens_per_s.typical));
+    lines.push_back(say(language, Phrase::inference_speed, inf.tokens_per_s.typical, inf.concurrency,
+                        inf.tpot_ms.typical, inf.ttft_ms.typical, inf.max_concurrency, inf.context,
+                        inf.max_tokens_per_s.typical));
   }
   const auto& c = e.cost;
   if (request.mode == CostMode::buy) {
     if (c.purchase_usd) {
-      std::string line = fmt::format("buy the cards for about {}", format::money(c.purchase_usd->typical));
-      if (c.buy_usd && e.training) {
-        line += fmt::format("; amortised cards and power for the run about {}", format::money(c.buy_usd->typical));
-      } else if (c.buy_usd) {
-        line += fmt::format("; amortised cards and power about {} per month", format::money(c.buy_usd->typical));
+      std::string line = say(language, Phrase::buy_cards, format::money(c.purchase_usd->typical));
+      if (c.buy_usd) {
+        line += say(language, e.training ? Phrase::buy_run : Phrase::buy_month, format::money(c.buy_usd->typical));
       }
       if (c.usd_per_million_tokens) {
-        line += fmt::format(", {} per million output tokens", format::money(c.usd_per_million_tokens->typical));
+        line += say(language, Phrase::buy_per_m, format::money(c.usd_per_million_tokens->typical));
       }
       lines.push_back(line);
     } else {
-      lines.push_back("no sourced purchase price in the catalog: cost scores 0");
+      lines.push_back(say(language, Phrase::no_purchase_price));
     }
   } else if (c.rent_usd_per_gpu_hour) {
     const auto& price = *c.rent_usd_per_gpu_hour;
-    const std::string where = c.price_basis == "--price" ? "your --price"
+    const std::string where = c.price_basis == "--price" ? say(language, Phrase::your_price)
                               : price.low == price.high
-                                  ? "one quote"
-                                  : fmt::format("quotes {} to {}", format::money(price.low), format::money(price.high));
+                                  ? say(language, Phrase::one_quote)
+                                  : say(language, Phrase::quotes, format::money(price.low), format::money(price.high));
     if (e.training && c.rent_usd) {
-      lines.push_back(fmt::format("rent about {} for the run at {}/GPU-hour ({})", format::money(c.rent_usd->typical),
-                                  format::money(price.typical), where));
+      lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical), format::money(price.typical),
+                          where));
     } else if (c.rent_usd && c.usd_per_million_tokens) {
-      lines.push_back(fmt::format("rent {}/hour for {} GPU{} ({}), about {} per million output tokens",
-                                  format::money(c.rent_usd->typical), e.count, e.count == 1 ? "" : "s", where,
-                                  format::money(c.usd_per_million_tokens->typical)));
+      lines.push_back(say(language, Phrase::rent_serving, format::money(c.rent_usd->typical), e.count, where,
+                          format::money(c.usd_per_million_tokens->typical)));
     }
   } else {
-    lines.push_back("no sourced rental price in the catalog: cost scores 0 (give one with --price ID=USD)");
+    lines.push_back(say(language, Phrase::no_rent_price));
   }
   if (cheapest && fastest) {
-    lines.push_back("cheapest and fastest of the cards that fit");
+    lines.push_back(say(language, Phrase::cheapest_fastest));
   } else if (cheapest) {
-    lines.push_back("cheapest of the cards that fit");
+    lines.push_back(say(language, Phrase::cheapest));
   } else if (fastest) {
-    lines.push_back("fastest of the cards that fit");
+    lines.push_back(say(language, Phrase::fastest));
   }
-  for (const auto& note : e.notes) {
-    lines.push_back(note);
-  }
+  lines.insert(lines.end(), option.notes.begin(), option.notes.end());
   return lines;
 }
 
-std::vector<std::string> assumptions_for(const Request& request, const ModelShape& model) {
+std::string recompute_words(Recompute mode, Language language) {
+  switch (mode) {
+    case Recompute::full: return say(language, Phrase::recompute_full);
+    case Recompute::selective: return say(language, Phrase::recompute_selective);
+    case Recompute::none: return say(language, Phrase::recompute_none);
+  }
+  return {};
+}
+
+std::vector<std::string> assumptions_for(const Request& request, const ModelShape& model, Language language) {
   std::vector<std::string> out;
   switch (model.source) {
     case ModelSource::inferred:
-      out.push_back(fmt::format("model shape inferred from {} ({} layers, hidden {}, {} KV heads, vocabulary {}); "
-                                "--model or --model-config give the real shape",
-                                model.basis, model.layers, model.hidden, model.kv_heads, model.vocab));
+      out.push_back(say(language, Phrase::assume_inferred, model.basis, model.layers, model.hidden, model.kv_heads,
+                        model.vocab));
       break;
     case ModelSource::preset:
-      out.push_back(fmt::format("model: {} preset ({} parameters{}, {} layers, hidden {}, {} KV heads)", model.name,
-                                format_parameter_count(model.params),
-                                model.is_moe() ? fmt::format(", {} active", format_parameter_count(model.active_params))
-                                               : std::string(),
-                                model.layers, model.hidden, model.kv_heads));
+      if (model.is_moe()) {
+        out.push_back(say(language, Phrase::assume_preset_moe, model.name, format_parameter_count(model.params),
+                          format_parameter_count(model.active_params), model.layers, model.hidden, model.kv_heads));
+      } else {
+        out.push_back(say(language, Phrase::assume_preset, model.name, format_parameter_count(model.params),
+                          model.layers, model.hidden, model.kv_heads));
+      }
       break;
     case ModelSource::config_json:
-      out.push_back(fmt::format("model: {} ({} parameters computed from the config)", model.name,
-                                format_parameter_count(model.params)));
+      out.push_back(say(language, Phrase::assume_config, model.name, format_parameter_count(model.params)));
       break;
   }
   if (is_training(request.task)) {
-    out.push_back(fmt::format("{} weights and compute; dense (non-sparse) peak TFLOPS",
-                              request.fp8_training ? "FP8 matmuls where the card has them, BF16" : "BF16"));
-    const char* recompute = request.effective_recompute() == Recompute::full        ? "full activation recompute"
-                            : request.effective_recompute() == Recompute::selective ? "selective recompute"
-                                                                                    : "no activation recompute";
-    out.push_back(fmt::format("sequence length {}, micro-batch {} per GPU, {}, flash attention", request.seq_len,
-                              request.micro_batch, recompute));
+    out.push_back(say(language, request.fp8_training ? Phrase::assume_training_precision_fp8
+                                                     : Phrase::assume_training_precision_bf16));
+    out.push_back(say(language, Phrase::assume_sequence, request.seq_len, request.micro_batch,
+                      recompute_words(request.effective_recompute(), language)));
     if (request.task == Task::pretrain) {
-      out.push_back(fmt::format("training tokens: {}{}", format_parameter_count(request.training_tokens()),
-                                request.tokens ? " (--tokens)" : " (20 per parameter, Chinchilla)"));
+      out.push_back(say(language, request.tokens ? Phrase::assume_pretrain_tokens_given
+                                                 : Phrase::assume_pretrain_tokens_default,
+                        format_parameter_count(request.training_tokens())));
     } else {
-      out.push_back(fmt::format("training tokens: {} ({} x {} epoch{}{})",
-                                format_parameter_count(request.training_tokens()),
-                                format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)),
-                                format::number(request.epochs), request.epochs == 1 ? "" : "s",
-                                request.tokens ? "" : "; a stated default dataset size, set it with --tokens"));
+      out.push_back(say(language, request.tokens ? Phrase::assume_finetune_tokens : Phrase::assume_finetune_tokens_default,
+                        format_parameter_count(request.training_tokens()),
+                        format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)),
+                        format::number(request.epochs)));
     }
     const TrainingBytes bytes = training_bytes(request.optimizer);
     if (request.task == Task::full || request.task == Task::pretrain) {
-      out.push_back(fmt::format("{}: {} bytes per parameter of model states, split by TP x PP and sharded by ZeRO "
-                                "over data parallel",
-                                to_string(request.optimizer),
-                                format::number(bytes.weights + bytes.gradients + bytes.optimizer)));
+      out.push_back(say(language, Phrase::assume_model_states, to_string(request.optimizer),
+                        format::number(bytes.weights + bytes.gradients + bytes.optimizer)));
     } else {
       std::vector<std::string> targets;
       for (const auto target : request.lora_targets) {
         targets.emplace_back(to_string(target));
       }
-      out.push_back(fmt::format("LoRA rank {} on {} of every block; {} on adapters only{}", request.lora_rank,
-                                text::join(targets, ", "), to_string(request.optimizer),
-                                request.task == Task::qlora ? "; NF4 base with double quantisation" : ""));
+      std::string line = say(language, Phrase::assume_lora, request.lora_rank, text::join(targets, ", "),
+                             to_string(request.optimizer));
+      if (request.task == Task::qlora) {
+        line += say(language, Phrase::assume_qlora_base);
+      }
+      out.push_back(line);
     }
     if (request.deadline_hours) {
-      out.push_back(fmt::format("deadline: {} of wall time (--deadline); the cluster is sized to meet it",
-                                format::duration(*request.deadline_hours)));
+      out.push_back(say(language, Phrase::assume_deadline_given, say_duration(language, *request.deadline_hours)));
     } else if (const auto deadline = request.effective_deadline_hours()) {
-      out.push_back(fmt::format("the cluster is sized to finish in about {} (set --deadline to change it)",
-                                format::duration(*deadline)));
+      out.push_back(say(language, Phrase::assume_deadline_default, say_duration(language, *deadline)));
     }
   } else {
-    out.push_back(fmt::format("{} weights, {} KV cache; {} concurrent sequences of {} tokens ({} prompt + {} output)",
-                              text::to_upper(to_string(request.precision)), text::to_upper(to_string(request.kv_precision)),
-                              request.concurrency, request.context, request.prompt_tokens(),
-                              request.effective_output_tokens()));
+    out.push_back(say(language, Phrase::assume_inference, text::to_upper(to_string(request.precision)),
+                      text::to_upper(to_string(request.kv_precision)), request.concurrency, request.context,
+                      request.prompt_tokens(), request.effective_output_tokens()));
   }
-  out.push_back(fmt::format("{:.0f}% of each card's memory is usable; {} GiB per GPU reserved for the runtime",
-                            100.0 * constants::usable_memory_fraction,
-                            format::number(is_training(request.task) ? constants::training_reserve_gib
-                                                                     : constants::inference_reserve_gib)));
+  out.push_back(say(language, Phrase::assume_memory, 100.0 * constants::usable_memory_fraction,
+                    format::number(is_training(request.task) ? constants::training_reserve_gib
+                                                             : constants::inference_reserve_gib)));
   if (request.mode == CostMode::rent) {
-    out.push_back("cost: renting, at indicative quotes from the catalog (each with its provider and date)");
+    out.push_back(say(language, Phrase::assume_rent));
   } else {
     const auto& own = request.ownership;
-    out.push_back(fmt::format("cost: buying the cards (catalog purchase quotes), amortised over {} years, power at TDP "
-                              "x {:.0f}% x PUE {} at ${}/kWh; servers, networking and hosting not included",
-                              format::number(own.amortisation_years), 100.0 * own.utilisation,
-                              format::number(own.pue), format::number(own.usd_per_kwh)));
+    out.push_back(say(language, Phrase::assume_buy, format::number(own.amortisation_years), 100.0 * own.utilisation,
+                      format::number(own.pue), format::number(own.usd_per_kwh)));
   }
   return out;
 }
@@ -246,17 +312,10 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
   return out;
 }
 
-}  // namespace
-
-namespace {
-
-std::string rule_line(const Finding& f) {
-  std::string points;
-  if (f.points != 0) {
-    points = fmt::format(" {:+g}", f.points);
-  }
-  const char* kind = f.effect == EffectKind::warning ? "warning" : "rule";
-  return fmt::format("{} {}{}: {}", kind, f.rule_id, points, f.message);
+std::string rule_line(const Finding& f, Language language) {
+  const std::string points = f.points != 0 ? fmt::format(" {:+g}", f.points) : std::string();
+  return say(language, f.effect == EffectKind::warning ? Phrase::warning_line : Phrase::rule_line, f.rule_id, points,
+             f.message);
 }
 
 // Fired rules first, in file order; the rest after (for --explain).
@@ -264,22 +323,33 @@ void order_findings(std::vector<Finding>& findings) {
   std::stable_partition(findings.begin(), findings.end(), [](const Finding& f) { return f.fired; });
 }
 
-std::optional<std::string> over_budget(const Request& request, const Estimate& e) {
+std::optional<std::string> over_budget(const Request& request, const Estimate& e, Language language) {
   if (!request.budget_usd) {
     return std::nullopt;
   }
-  const std::string what = request.mode == CostMode::buy ? "the cards cost"
-                           : e.training                  ? "the run costs"
-                                                         : "a month of serving costs";
+  const std::string budget = format::money(*request.budget_usd);
   const auto cost = plan_cost_usd(request, e);
   if (!cost) {
-    return fmt::format("no sourced {} price to check against the {} budget", request.mode == CostMode::buy ? "purchase" : "rental",
-                       format::money(*request.budget_usd));
+    return say(language, request.mode == CostMode::buy ? Phrase::budget_no_price_buy : Phrase::budget_no_price_rent,
+               budget);
   }
   if (*cost > *request.budget_usd) {
-    return fmt::format("{} about {}, over the {} budget", what, format::money(*cost), format::money(*request.budget_usd));
+    const Phrase what = request.mode == CostMode::buy ? Phrase::budget_over_cards
+                        : e.training                  ? Phrase::budget_over_run
+                                                      : Phrase::budget_over_month;
+    return say(language, what, format::money(*cost), budget);
   }
   return std::nullopt;
+}
+
+std::string model_label(const ModelShape& model, Language language) {
+  if (model.source != ModelSource::inferred) {
+    return model.name;
+  }
+  return model.active_params != model.params
+             ? say(language, Phrase::model_inferred_moe, format_parameter_count(model.params),
+                   format_parameter_count(model.active_params))
+             : say(language, Phrase::model_inferred, format_parameter_count(model.params));
 }
 
 }  // namespace
@@ -287,10 +357,12 @@ std::optional<std::string> over_budget(const Request& request, const Estimate& e
 Report advise(const Request& request, const ModelShape& model, const Catalog& catalog, const RuleSet& rules,
               Language language) {
   Report report;
+  report.language = language;
   report.tool_version = version::string;
   report.catalog = catalog.info();
   report.request = request;
   report.model = model;
+  report.model_label = model_label(model, language);
 
   std::vector<Recommendation> options;
   std::vector<const GpuSpec*> considered;
@@ -299,7 +371,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     const bool selected = request.gpu_ids.empty() ||
                           std::find(request.gpu_ids.begin(), request.gpu_ids.end(), gpu.id) != request.gpu_ids.end();
     if (!selected) {
-      report.rejected.push_back({gpu, {"not selected by --gpu"}, {}});
+      report.rejected.push_back({gpu, {say(language, Phrase::not_selected)}, {}});
       continue;
     }
     considered.push_back(&gpu);
@@ -308,7 +380,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     order_findings(findings);
     std::vector<std::string> reasons;
     if (!e.fits) {
-      reasons.push_back(e.why_not);
+      reasons.push_back(describe(e.why_not, language));
     }
     double points = 0;
     for (const auto& f : findings) {
@@ -317,12 +389,12 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
       }
       ++fired_count[f.rule_id];
       if (f.effect == EffectKind::reject) {
-        reasons.push_back(fmt::format("{} (rule {})", f.message, f.rule_id));
+        reasons.push_back(say(language, Phrase::rule_reason, f.message, f.rule_id));
       }
       points += f.points;
     }
     if (e.fits) {
-      if (auto cap = over_budget(request, e)) {
+      if (auto cap = over_budget(request, e, language)) {
         reasons.push_back(*cap);
       }
     }
@@ -330,7 +402,14 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
       report.rejected.push_back({gpu, std::move(reasons), std::move(findings)});
       continue;
     }
-    Recommendation option{0, gpu, std::move(e), {}, {}, std::move(findings)};
+    Recommendation option;
+    option.gpu = gpu;
+    option.estimate = std::move(e);
+    option.findings = std::move(findings);
+    option.layout_text = describe(option.estimate.layout, request.task, language);
+    for (const auto& note : option.estimate.notes) {
+      option.notes.push_back(describe(note, language));
+    }
     option.score.rules = points;
     option.score.risk = rules.ecosystem().score(gpu);
     options.push_back(std::move(option));
@@ -340,10 +419,10 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
                  is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count);
   for (auto& option : options) {
     option.rationale = rationale_for(request, option, option.score.cost_known && option.score.cost >= 1.0,
-                                     option.score.speed >= 1.0);
+                                     option.score.speed >= 1.0, language);
     for (const auto& f : option.findings) {
       if (f.fired && f.effect != EffectKind::reject) {
-        option.rationale.push_back(rule_line(f));
+        option.rationale.push_back(rule_line(f, language));
       }
     }
   }
@@ -355,12 +434,11 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   if (!report.anything_fits()) {
     report.ways_out = ways_out(request, report.model, considered);
   }
-  report.assumptions = assumptions_for(request, report.model);
+  report.assumptions = assumptions_for(request, report.model, language);
   for (const auto& rule : rules.rules()) {
     const bool from_user = rule.origin.rfind("embedded:", 0) != 0;
     if (from_user && fired_count[rule.id] == 0) {
-      report.warnings.push_back(
-          fmt::format("rule {} ({}) matched no card in this request", rule.id, rule.origin));
+      report.warnings.push_back(fmt::format("rule {} ({}) matched no card in this request", rule.id, rule.origin));
     }
   }
   return report;

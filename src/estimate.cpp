@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "gpu_advise/units.hpp"
-#include "quantity_format.hpp"
 
 namespace gpu_advise {
 
@@ -35,7 +34,7 @@ double tensor_parallel_factor(int tp, double link_gb_per_s) {
 
 struct ScaleOut {
   double factor = 1.0;
-  std::string note;
+  std::optional<EstimateNote> note;
 };
 
 ScaleOut scale_out(const GpuSpec& gpu, int count) {
@@ -44,13 +43,12 @@ ScaleOut scale_out(const GpuSpec& gpu, int count) {
     return {};
   }
   if (domain < 2) {
-    return {0.70, fmt::format("no NVLink: {} GPUs exchange gradients over PCIe and the network", count)};
+    return {0.70, EstimateNote{EstimateNote::Kind::pcie_scale_out, count, 0}};
   }
   if (domain == 2) {
-    return {0.75, fmt::format("NVLink joins pairs only: {} GPUs exchange gradients over PCIe and the network", count)};
+    return {0.75, EstimateNote{EstimateNote::Kind::pair_scale_out, count, 0}};
   }
-  return {1.0, fmt::format("{} GPUs span {} nodes: data-parallel traffic crosses the inter-node network", count,
-                           (count + domain - 1) / domain)};
+  return {1.0, EstimateNote{EstimateNote::Kind::multi_node, count, (count + domain - 1) / domain}};
 }
 
 // Decode reaches less of the peak bandwidth with quantised weights: the
@@ -324,41 +322,6 @@ std::optional<Candidate> best_fitting(const Request& request, const ModelShape& 
   return best;
 }
 
-std::string describe(const Layout& layout, Task task) {
-  if (layout.gpus() == 1) {
-    return "1 GPU";
-  }
-  if (task == Task::inference) {
-    return layout.pipeline == 1 ? fmt::format("tensor parallel {}", layout.tensor)
-                                : fmt::format("tensor parallel {} x pipeline parallel {}", layout.tensor,
-                                              layout.pipeline);
-  }
-  if (task == Task::lora || task == Task::qlora) {
-    return layout.zero_stage >= 3 ? fmt::format("FSDP over {} GPUs, frozen base sharded", layout.data)
-                                  : fmt::format("data parallel over {} GPUs, base replicated", layout.data);
-  }
-  std::vector<std::string> parts;
-  if (layout.tensor > 1) {
-    parts.push_back(fmt::format("TP {}", layout.tensor));
-  }
-  if (layout.pipeline > 1) {
-    parts.push_back(fmt::format("PP {}", layout.pipeline));
-  }
-  if (layout.data > 1) {
-    parts.push_back(fmt::format("DP {}", layout.data));
-  }
-  std::string text;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    text += (i > 0 ? " x " : "") + parts[i];
-  }
-  if (layout.data > 1) {
-    text += fmt::format(", ZeRO-{}", layout.zero_stage);
-  }
-  if (layout.recompute == Recompute::full && task == Task::pretrain) {
-    text += ", full recompute";
-  }
-  return text;
-}
 
 // The parallel layouts of a full-training job, without their data-parallel
 // size: tensor x pipeline x ZeRO stage x recompute.
@@ -413,7 +376,7 @@ class FamilyCounts {
 // ---- time and throughput ----
 
 TrainingEstimate training_time(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
-                               const ScaleOut& out, std::vector<std::string>& notes) {
+                               const ScaleOut& out, std::vector<EstimateNote>& notes) {
   TrainingEstimate t;
   t.tokens = request.training_tokens();
   // 6*N_active*D plus attention 12*L*(a*d_h)*s per token (PaLM, arXiv 2204.02311 app. B).
@@ -434,7 +397,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
       t.peak_tflops = *gpu.compute.fp8_tflops;
       mfu = scale(mfu, constants::fp8_mfu_factor);
     } else {
-      notes.push_back("no FP8 on this card: trains in BF16");
+      notes.push_back(EstimateNote{EstimateNote::Kind::fp8_fallback, 0, 0});
     }
   }
   t.mfu = scale(mfu, layout_efficiency(gpu, layout, request.task) * out.factor);
@@ -587,7 +550,7 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
   const double usable_gib = e.usable_bytes / bytes_per_gib;
 
   if (request.task == Task::inference && request.precision == InferencePrecision::fp8 && !gpu.compute.fp8_tflops) {
-    e.why_not = "no FP8 support on this card (--precision fp8 needs Hopper, Ada, Blackwell, CDNA 3 or Gaudi 3)";
+    e.why_not.kind = Shortfall::Kind::no_fp8;
     return e;
   }
 
@@ -605,7 +568,7 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
     Probe result;
     result.candidate = best_fitting(request, model, gpu, n, e.usable_bytes, &result.smallest);
     if (result.candidate && deadline && is_training(request.task)) {
-      std::vector<std::string> scratch;
+      std::vector<EstimateNote> scratch;
       const TrainingEstimate t = training_time(request, model, gpu, result.candidate->layout, scale_out(gpu, n), scratch);
       if (t.wall_hours.typical > *deadline) {
         result.too_slow = t;
@@ -636,7 +599,7 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
         return std::optional<Candidate>{};
       }
       if (deadline) {
-        std::vector<std::string> scratch;
+        std::vector<EstimateNote> scratch;
         const TrainingEstimate t = training_time(request, model, gpu, layout, scale_out(gpu, n), scratch);
         if (t.wall_hours.typical > *deadline) {
           if (out_probe != nullptr && (!out_probe->too_slow ||
@@ -720,21 +683,23 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
   const int missed_count = last_count;
 
   if (!chosen) {
-    const double need_gib = smallest.total() / bytes_per_gib;
+    Shortfall& why = e.why_not;
+    why.need_gib = smallest.total() / bytes_per_gib;
+    why.usable_gib = usable_gib;
+    why.fixed_gib = (smallest.activations + smallest.kv_cache + smallest.reserve) / bytes_per_gib;
+    why.max_gpus = request.count.value_or(request.max_gpus);
+    why.count = request.count.value_or(counts.empty() ? 0 : counts.back());
     if (missed_deadline) {
-      e.why_not = fmt::format("cannot finish within {} with up to {} GPUs (at {} GPUs: about {})",
-                              format::duration(*deadline), request.count.value_or(request.max_gpus), missed_count,
-                              format::duration(missed_deadline->wall_hours.typical));
+      why.kind = Shortfall::Kind::deadline;
+      why.count = missed_count;
+      why.deadline_hours = deadline.value_or(0);
+      why.hours_at_count = missed_deadline->wall_hours.typical;
     } else if (request.count) {
-      e.why_not = fmt::format("with --count {} it needs {:.1f} GiB per GPU at best; the card has {:.1f} GiB usable",
-                              *request.count, need_gib, usable_gib);
-    } else if (smallest.activations + smallest.kv_cache + smallest.reserve > e.usable_bytes) {
-      e.why_not = fmt::format(
-          "activations, KV cache and runtime reserve alone need {:.1f} GiB per GPU, more than the {:.1f} GiB usable",
-          (smallest.activations + smallest.kv_cache + smallest.reserve) / bytes_per_gib, usable_gib);
+      why.kind = Shortfall::Kind::count_too_small;
+    } else if (why.fixed_gib > usable_gib) {
+      why.kind = Shortfall::Kind::activations;
     } else {
-      e.why_not = fmt::format("needs more than {} GPUs ({:.1f} GiB per GPU at {}; {:.1f} GiB usable)",
-                              request.max_gpus, need_gib, counts.empty() ? 0 : counts.back(), usable_gib);
+      why.kind = Shortfall::Kind::too_many_gpus;
     }
     e.per_gpu = smallest;
     return e;
@@ -743,18 +708,17 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
   e.fits = true;
   e.layout = chosen->layout;
   e.per_gpu = chosen->memory;
-  e.layout_text = describe(e.layout, request.task);
   e.nodes = (e.count + constants::gpus_per_node - 1) / constants::gpus_per_node;
   if (is_training(request.task)) {
     const ScaleOut out = scale_out(gpu, e.count);
-    if (!out.note.empty()) {
-      e.notes.push_back(out.note);
+    if (out.note) {
+      e.notes.push_back(*out.note);
     }
     e.training = training_time(request, model, gpu, e.layout, out, e.notes);
   } else {
     e.inference = inference_performance(request, model, gpu, e.layout, e.per_gpu, e.usable_bytes);
     if (e.layout.tensor > 1 && gpu.interconnect.domain_size < 2) {
-      e.notes.push_back(fmt::format("no NVLink: tensor parallel {} runs its all-reduces over PCIe", e.layout.tensor));
+      e.notes.push_back(EstimateNote{EstimateNote::Kind::tp_over_pcie, e.layout.tensor, 0});
     }
   }
   add_costs(request, gpu, e);

@@ -25,16 +25,6 @@ std::span<const EnumName<BudgetTier>> names(BudgetTier) {
   return table;
 }
 
-std::string_view describe(Task task) {
-  switch (task) {
-    case Task::pretrain: return "pretraining";
-    case Task::full: return "full fine-tune";
-    case Task::lora: return "LoRA fine-tune";
-    case Task::qlora: return "QLoRA fine-tune";
-    case Task::inference: return "inference";
-  }
-  return "?";
-}
 
 std::span<const TaskAlias> task_aliases() {
   static constexpr TaskAlias table[] = {

@@ -20,11 +20,6 @@
 
 namespace gpu_advise {
 
-std::span<const EnumName<Language>> names(Language) {
-  static constexpr EnumName<Language> table[] = {{Language::en, "en"}, {Language::zh, "zh"}};
-  return table;
-}
-
 std::span<const EnumName<Operator>> names(Operator) {
   static constexpr EnumName<Operator> table[] = {
       {Operator::is, "is"},           {Operator::is_not, "is_not"},   {Operator::in, "in"},

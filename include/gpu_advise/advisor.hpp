@@ -14,4 +14,11 @@ namespace gpu_advise {
 [[nodiscard]] Report advise(const Request& request, const ModelShape& model, const Catalog& catalog,
                             const RuleSet& rules, Language language = Language::en);
 
+// Words for people, in one language (shared with the renderers).
+[[nodiscard]] std::string describe(Task task, Language language);
+[[nodiscard]] std::string describe(BudgetTier tier, Language language);
+[[nodiscard]] std::string describe(const Layout& layout, Task task, Language language);
+[[nodiscard]] std::string describe(const Shortfall& why, Language language);
+[[nodiscard]] std::string describe(const EstimateNote& note, Language language);
+
 }  // namespace gpu_advise

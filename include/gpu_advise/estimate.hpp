@@ -68,20 +68,40 @@ struct CostEstimate {
   std::optional<Range> usd_per_million_tokens; // inference, in the request's mode
 };
 
+// Why a card does not fit, with the figures to say so.
+struct Shortfall {
+  enum class Kind { none, no_fp8, deadline, count_too_small, activations, too_many_gpus };
+  Kind kind = Kind::none;
+  double need_gib = 0;         // per GPU at the best layout tried
+  double usable_gib = 0;
+  double fixed_gib = 0;        // activations + KV cache + reserve (activations)
+  int count = 0;               // --count, or the count tried last
+  int max_gpus = 0;
+  double deadline_hours = 0;
+  double hours_at_count = 0;   // deadline: typical wall time at `count`
+};
+
+// A caveat of the estimate.
+struct EstimateNote {
+  enum class Kind { pcie_scale_out, pair_scale_out, multi_node, fp8_fallback, tp_over_pcie };
+  Kind kind = Kind::pcie_scale_out;
+  int gpus = 0;
+  int nodes = 0;
+};
+
 struct Estimate {
   bool fits = false;
   int count = 0;        // GPUs
   int nodes = 0;        // 8-GPU servers (1 for fewer)
   Layout layout;
-  std::string layout_text;     // "TP 8 x PP 2 x DP 4, ZeRO-1"
   MemoryBreakdown per_gpu;     // bytes
   double capacity_bytes = 0;   // what the card reports
   double usable_bytes = 0;     // capacity x usable fraction
   std::optional<TrainingEstimate> training;
   std::optional<InferenceEstimate> inference;
   CostEstimate cost;
-  std::string why_not;         // when !fits: the reason, in one sentence
-  std::vector<std::string> notes;
+  Shortfall why_not;           // when !fits
+  std::vector<EstimateNote> notes;
 
   [[nodiscard]] double headroom() const { return usable_bytes > 0 ? 1.0 - per_gpu.total() / usable_bytes : 0.0; }
 };

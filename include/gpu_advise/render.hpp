@@ -12,13 +12,23 @@
 
 namespace gpu_advise {
 
-enum class OutputFormat { text, json };
+enum class OutputFormat { text, json, markdown, html };
 [[nodiscard]] std::span<const EnumName<OutputFormat>> names(OutputFormat);
 
 // The version of the JSON documents below; bumped on any incompatible change.
 inline constexpr int json_schema_version = 1;
 
-[[nodiscard]] std::string render_text(const Report& report);
+// Terminal output: colour (ANSI) only when asked; prose wrapped to `width`
+// columns (0: no wrapping).
+struct TextStyle {
+  bool color = false;
+  int width = 0;
+};
+[[nodiscard]] std::string render_text(const Report& report, const TextStyle& style = {});
+// A consultant's report: Markdown, and one self-contained HTML file (inline
+// CSS and SVG charts, no scripts, A4 print).
+[[nodiscard]] std::string render_markdown(const Report& report);
+[[nodiscard]] std::string render_html(const Report& report);
 [[nodiscard]] std::string render_json(const Report& report);
 
 [[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog);

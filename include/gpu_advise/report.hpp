@@ -35,6 +35,8 @@ struct Recommendation {
   GpuSpec gpu;
   Estimate estimate;
   ScoreBreakdown score;
+  std::string layout_text;             // the layout in words ("tensor parallel 4")
+  std::vector<std::string> notes;      // the estimate's caveats in words
   std::vector<std::string> rationale;
   std::vector<Finding> findings;  // every rule's verdict on this card (fired ones first)
 };
@@ -57,10 +59,12 @@ struct WayOut {
 };
 
 struct Report {
+  Language language = Language::en;  // of every sentence below
   std::string tool_version;
   CatalogInfo catalog;
   Request request;
   ModelShape model;
+  std::string model_label;                      // the model for people: "Llama 3.1 70B", "a 70B model"
   std::vector<Recommendation> recommendations;  // best first, cut to --top
   std::size_t omitted = 0;                      // feasible cards cut by --top
   std::vector<Rejection> rejected;

@@ -17,9 +17,6 @@ enum class BudgetTier { low, medium, high };
 [[nodiscard]] std::span<const EnumName<Task>> names(Task);
 [[nodiscard]] std::span<const EnumName<BudgetTier>> names(BudgetTier);
 
-// Human label: "pretraining", "full fine-tune", "LoRA fine-tune", ...
-[[nodiscard]] std::string_view describe(Task task);
-
 // The task names and their accepted aliases (sft, finetune, serve, ...).
 struct TaskAlias {
   std::string_view alias;

@@ -17,11 +17,9 @@
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/request.hpp"
+#include "gpu_advise/wording.hpp"
 
 namespace gpu_advise {
-
-enum class Language { en, zh };
-[[nodiscard]] std::span<const EnumName<Language>> names(Language);
 
 // What a rule can look at, for one card.
 struct Facts {

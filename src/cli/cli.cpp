@@ -1,5 +1,10 @@
 #include "gpu_advise/cli.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -16,6 +21,7 @@
 #include "gpu_advise/rules.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
+#include "gpu_advise/wording.hpp"
 #include "gpu_advise_version.hpp"
 
 namespace gpu_advise::cli {
@@ -66,6 +72,8 @@ struct Flags {
   std::string count;
   std::string top;
   std::string format = "text";
+  std::string color = "auto";
+  std::string lang;
   std::string output;
   std::vector<std::string> catalogs;
   std::vector<std::string> rules;
@@ -119,14 +127,62 @@ auto wrap(std::string_view flag, F&& parse) {
 }
 
 OutputFormat parse_format(const std::string& raw) {
-  if (const auto format = enum_from_string<OutputFormat>(text::to_lower(raw))) {
+  const std::string folded = text::to_lower(raw);
+  if (folded == "md") {
+    return OutputFormat::markdown;
+  }
+  if (const auto format = enum_from_string<OutputFormat>(folded)) {
     return *format;
   }
-  std::string message = fmt::format("--format: '{}' is not a format; expected text or json", raw);
-  if (const auto suggestion = text::did_you_mean(raw, {"text", "json"})) {
+  std::string message =
+      fmt::format("--format: '{}' is not a format; expected text, json, markdown (or md) or html", raw);
+  if (const auto suggestion = text::did_you_mean(raw, {"text", "json", "markdown", "html"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }
   throw UsageError(message);
+}
+
+// Colour: --color wins, then NO_COLOR, then CLICOLOR_FORCE, then a terminal
+// that is not "dumb" (no-color.org; bixense.com/clicolors). Never in files.
+bool use_color(const std::string& flag, bool to_file) {
+  const std::string choice = text::to_lower(flag);
+  if (choice != "auto" && choice != "always" && choice != "never") {
+    throw UsageError(fmt::format("--color: '{}' is not valid; expected auto, always or never", flag));
+  }
+  if (choice == "always") {
+    return true;
+  }
+  if (choice == "never" || to_file) {
+    return false;
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0') {
+    return false;
+  }
+  const char* force = std::getenv("CLICOLOR_FORCE");
+  if (force != nullptr && force[0] != '\0' && std::string(force) != "0") {
+    return true;
+  }
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) == 1 && !(term != nullptr && std::string(term) == "dumb");
+}
+
+// The terminal's width for wrapping prose: COLUMNS, else the terminal, else 100.
+int text_width(bool to_file) {
+  if (const char* columns = std::getenv("COLUMNS"); columns != nullptr) {
+    try {
+      return std::clamp(static_cast<int>(parse_positive_integer(columns, 1000)), 40, 1000);
+    } catch (const QuantityError&) {
+      // ignore a malformed COLUMNS
+    }
+  }
+  if (!to_file && ::isatty(STDOUT_FILENO) == 1) {
+    winsize size{};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40) {
+      return size.ws_col;
+    }
+  }
+  return 100;
 }
 
 // The model the flags describe: exactly one of --params, --model, --model-config.
@@ -402,7 +458,12 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_option("--top", flags.top, "List at most N recommendations")->group("Selection")->type_name("N");
   app.add_option("--max-gpus", flags.max_gpus, "The largest cluster to consider (default 65536)")
       ->group("Selection")->type_name("N");
-  app.add_option("--format", flags.format, "text | json")->group("Output")->type_name("FORMAT")->default_str("text");
+  app.add_option("--format", flags.format, "text | json | markdown | html")
+      ->group("Output")->type_name("FORMAT")->default_str("text");
+  app.add_option("--color", flags.color, "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)")
+      ->group("Output")->type_name("WHEN")->default_str("auto");
+  app.add_option("--lang", flags.lang, "en | zh (default from LC_ALL / LC_MESSAGES / LANG)")
+      ->group("Output")->type_name("LANG");
   app.add_option("--output", flags.output, "Write the result to FILE (atomically) instead of stdout")
       ->group("Output")->type_name("FILE");
   app.add_option("--catalog", flags.catalogs, "Add or override cards from a catalog FILE (repeatable)")
@@ -495,8 +556,20 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   const RuleSet rules = load_rules(flags.rules);
   const ModelShape model = resolve_model(flags);
   const Request request = to_request(flags, catalog, model);
-  const Report report = advise(request, model, catalog, rules);
-  emit(flags, format == OutputFormat::json ? render_json(report) : render_text(report), out);
+  const Language language =
+      flags.lang.empty() ? language_from_environment() : parse_choice<Language>(flags.lang, "--lang");
+  const Report report = advise(request, model, catalog, rules, language);
+  const bool to_file = !flags.output.empty();
+  std::string rendered;
+  switch (format) {
+    case OutputFormat::text:
+      rendered = render_text(report, TextStyle{use_color(flags.color, to_file), text_width(to_file)});
+      break;
+    case OutputFormat::json: rendered = render_json(report); break;
+    case OutputFormat::markdown: rendered = render_markdown(report); break;
+    case OutputFormat::html: rendered = render_html(report); break;
+  }
+  emit(flags, rendered, out);
   return static_cast<int>(report.anything_fits() ? ExitCode::ok : ExitCode::nothing_fits);
 }
 

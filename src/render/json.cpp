@@ -171,7 +171,7 @@ ordered recommendation_json(const Recommendation& r, bool explain) {
                           {"pipeline_parallel", e.layout.pipeline},
                           {"data_parallel", e.layout.data},
                           {"zero_stage", is_training_layout(e) ? ordered(e.layout.zero_stage) : ordered(nullptr)},
-                          {"description", e.layout_text}};
+                          {"description", r.layout_text}};
   out["memory_gb"] = ordered{
       {"per_gpu", gb(e.per_gpu.total())},
       {"capacity_per_gpu", gb(e.capacity_bytes)},
@@ -228,7 +228,7 @@ ordered recommendation_json(const Recommendation& r, bool explain) {
                                              {"headroom", r.score.headroom_weight},
                                              {"ecosystem", r.score.risk_weight}}}};
   out["rationale"] = r.rationale;
-  out["notes"] = e.notes;
+  out["notes"] = r.notes;
   out["rules"] = findings_json(r.findings, explain);
   return out;
 }
@@ -305,6 +305,7 @@ std::string render_json(const Report& report) {
   ordered out;
   out["schema_version"] = json_schema_version;
   out["tool"] = ordered{{"name", "gpu-advise"}, {"version", report.tool_version}};
+  out["language"] = to_string(report.language);
   out["catalog"] = ordered{{"version", report.catalog.version}, {"updated", report.catalog.updated}};
   out["request"] = request_json(report.request);
   out["model"] = model_json(report.model);

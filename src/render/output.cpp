@@ -13,7 +13,10 @@
 namespace gpu_advise {
 
 std::span<const EnumName<OutputFormat>> names(OutputFormat) {
-  static constexpr EnumName<OutputFormat> table[] = {{OutputFormat::text, "text"}, {OutputFormat::json, "json"}};
+  static constexpr EnumName<OutputFormat> table[] = {{OutputFormat::text, "text"},
+                                                     {OutputFormat::json, "json"},
+                                                     {OutputFormat::markdown, "markdown"},
+                                                     {OutputFormat::html, "html"}};
   return table;
 }
 

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "gpu_advise/advisor.hpp"
 #include "gpu_advise/render.hpp"
+#include "gpu_advise/wording.hpp"
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
@@ -20,182 +22,263 @@ using render::Table;
 
 constexpr std::size_t explained_picks = 3;
 
-std::string workload_line(const Report& report) {
+// ANSI styles, used only when colour is on.
+struct Paint {
+  bool on = false;
+  [[nodiscard]] std::string wrap(std::string_view code, const std::string& text) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
+  }
+  [[nodiscard]] std::string bold(const std::string& t) const { return wrap("1", t); }
+  [[nodiscard]] std::string good(const std::string& t) const { return wrap("1;32", t); }
+  [[nodiscard]] std::string warn(const std::string& t) const { return wrap("33", t); }
+  [[nodiscard]] std::string dim(const std::string& t) const { return wrap("2", t); }
+};
+
+std::string header_line(const Report& report) {
   const Request& r = report.request;
-  return fmt::format("{} of {}, budget {}, {}", describe(r.task), report.model.name, to_string(r.budget),
-                     r.mode == CostMode::rent ? "renting" : "buying");
+  const Language l = report.language;
+  std::string budget = describe(r.budget, l);
+  if (r.budget_usd) {
+    budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd));
+  }
+  const std::string model = report.model.source == ModelSource::inferred ? report.model_label
+                            : l == Language::zh                          ? " " + report.model_label + " "
+                                                                         : report.model_label;
+  return say(l, Phrase::header, report.tool_version, describe(r.task, l), model, budget,
+             say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)) +
+         (r.region == Region::cn ? (l == Language::zh ? "，中国" : ", China") : "");
 }
 
-std::string cost_of(const Estimate& e, CostMode mode) {
+std::string cost_of(const Estimate& e, CostMode mode, Language l) {
   const auto& run = mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
   if (e.training && run) {
     return format::money(run->typical);
   }
   if (e.cost.usd_per_million_tokens) {
-    return format::money(e.cost.usd_per_million_tokens->typical) + "/M tok";
+    return say(l, Phrase::per_m_cell, format::money(e.cost.usd_per_million_tokens->typical));
   }
-  return "no price";
+  return say(l, Phrase::no_price);
 }
 
-std::string time_cell(const Estimate& e) {
+std::string time_cell(const Estimate& e, Language l) {
   if (e.training) {
-    return format::duration(e.training->wall_hours.typical);
+    return say_duration(l, e.training->wall_hours.typical);
   }
   if (e.inference) {
-    return fmt::format("{:.0f} tok/s", e.inference->tokens_per_s.typical);
+    return say(l, Phrase::tokens_per_s_cell, e.inference->tokens_per_s.typical);
   }
   return "-";
 }
 
-std::string score_parts(const ScoreBreakdown& s) {
-  std::string text = fmt::format("{:.0f} = cost {:.0f} + speed {:.0f} + headroom {:.0f} + ecosystem {:.0f}", s.total,
-                                 100 * s.cost_weight * s.cost, 100 * s.speed_weight * s.speed,
-                                 100 * s.headroom_weight * s.headroom, 100 * s.risk_weight * s.risk);
+std::string score_parts(const ScoreBreakdown& s, Language l) {
+  std::string text = say(l, Phrase::score_parts, s.total, 100 * s.cost_weight * s.cost, 100 * s.speed_weight * s.speed,
+                         100 * s.headroom_weight * s.headroom, 100 * s.risk_weight * s.risk);
   if (s.rules != 0) {
-    text += fmt::format(" {} rules {:.0f}", s.rules > 0 ? "+" : "-", std::abs(s.rules));
+    text += say(l, Phrase::score_rules, s.rules > 0 ? "+" : "-", std::abs(s.rules));
   }
   return text;
-}
-
-std::string explain_findings(const std::vector<Finding>& findings) {
-  std::string out;
-  for (const auto& f : findings) {
-    if (f.fired) {
-      out += fmt::format("    fired  {:<34} {:<7} {:>4}  {}\n", f.rule_id, to_string(f.effect),
-                         f.points == 0 ? std::string("") : fmt::format("{:+g}", f.points), f.message);
-    } else {
-      out += fmt::format("    -      {}\n", f.rule_id);
-    }
-  }
-  return out;
 }
 
 std::string headline(const Report& report) {
   const Recommendation& best = report.recommendations.front();
   const Estimate& e = best.estimate;
   const CostMode mode = report.request.mode;
-  std::string line = fmt::format("Best: {} x {}", e.count, best.gpu.name);
+  const Language l = report.language;
+  std::string line = say(l, Phrase::best, e.count, best.gpu.name);
   if (mode == CostMode::rent && e.cost.rent_usd_per_gpu_hour) {
-    line += fmt::format(", rent about {}/GPU-hour", format::money(e.cost.rent_usd_per_gpu_hour->typical));
+    line += say(l, Phrase::best_rent, format::money(e.cost.rent_usd_per_gpu_hour->typical));
   } else if (mode == CostMode::buy && e.cost.purchase_usd) {
-    line += fmt::format(", cards about {} to buy", format::money(e.cost.purchase_usd->typical));
+    line += say(l, Phrase::best_buy, format::money(e.cost.purchase_usd->typical));
   }
   if (e.training) {
-    line += fmt::format("; about {}", format::duration(e.training->wall_hours.typical));
+    line += say(l, Phrase::best_training_time, say_duration(l, e.training->wall_hours.typical));
     const auto& run = mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
     if (run) {
-      line += fmt::format(" and {} for the run", format::money(run->typical));
+      line += say(l, Phrase::best_training_cost, format::money(run->typical));
     }
   } else if (e.inference) {
-    line += fmt::format("; about {:.0f} tokens/s", e.inference->tokens_per_s.typical);
+    line += say(l, Phrase::best_inference, e.inference->tokens_per_s.typical);
     if (e.cost.usd_per_million_tokens) {
-      line += fmt::format(" at {} per million", format::money(e.cost.usd_per_million_tokens->typical));
+      line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical));
     }
   }
-  line += fmt::format("; needs {} GiB per GPU of {} GiB", format::gib(e.per_gpu.total()),
-                      format::number(best.gpu.memory.capacity_gib));
+  line += say(l, Phrase::best_memory, format::gib(e.per_gpu.total()), format::number(best.gpu.memory.capacity_gib));
   return line;
+}
+
+// Splits text into pieces that may not be broken: ASCII words (with their
+// trailing space) and single wide characters.
+std::vector<std::string> wrap_units(const std::string& text) {
+  std::vector<std::string> units;
+  std::string current;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
+    const std::string piece = text.substr(i, length);
+    i += length;
+    if (length >= 3) {  // CJK and other wide characters: break anywhere
+      if (!current.empty()) {
+        units.push_back(current);
+        current.clear();
+      }
+      units.push_back(piece);
+    } else if (piece == " ") {
+      current += piece;
+      units.push_back(current);
+      current.clear();
+    } else {
+      current += piece;
+    }
+  }
+  if (!current.empty()) {
+    units.push_back(current);
+  }
+  return units;
+}
+
+// "  - text" wrapped to `width` columns with a hanging indent (no wrapping when width is 0).
+std::string bullet(const std::string& text, std::size_t width, const std::string& indent = "  - ",
+                   const std::string& hang = "    ") {
+  if (width == 0 || render::display_width(indent + text) <= width) {
+    return indent + text + "\n";
+  }
+  std::string out = indent;
+  std::size_t column = render::display_width(indent);
+  bool line_has_text = false;
+  for (const auto& unit : wrap_units(text)) {
+    std::string piece = unit;
+    const std::size_t w = render::display_width(piece);
+    if (line_has_text && column + w > width) {
+      while (!out.empty() && out.back() == ' ') {
+        out.pop_back();
+      }
+      out += "\n" + hang;
+      column = render::display_width(hang);
+      while (!piece.empty() && piece.front() == ' ') {
+        piece.erase(0, 1);
+      }
+    }
+    out += piece;
+    column += render::display_width(piece);
+    line_has_text = true;
+  }
+  while (!out.empty() && out.back() == ' ') {
+    out.pop_back();
+  }
+  return out + "\n";
+}
+
+std::string explain_findings(const std::vector<Finding>& findings, const Paint& paint, Language l) {
+  std::string out;
+  for (const auto& f : findings) {
+    if (f.fired) {
+      const std::string points = f.points == 0 ? std::string() : fmt::format("{:+g}", f.points);
+      out += fmt::format("    {} {} {} {}  {}\n", paint.bold(say(l, Phrase::rule_fired)), f.rule_id,
+                         to_string(f.effect), points, f.message);
+    } else {
+      out += paint.dim(fmt::format("    -  {}", f.rule_id)) + "\n";
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
-std::string render_text(const Report& report) {
-  std::string out;
-  out += fmt::format("gpu-advise {}: {}\n\n", report.tool_version, workload_line(report));
+std::string render_text(const Report& report, const TextStyle& style) {
+  const Paint paint{style.color};
+  const Language l = report.language;
+  const std::size_t width = static_cast<std::size_t>(std::max(style.width, 0));
+  std::string out = paint.bold(header_line(report)) + "\n\n";
 
   if (report.anything_fits()) {
-    out += headline(report) + "\n\n";
+    out += paint.good(headline(report)) + "\n\n";
     const bool training = is_training(report.request.task);
+    const bool rent = report.request.mode == CostMode::rent;
     Table table({{"#", Align::right},
-                 {"GPU", Align::left},
-                 {"Count", Align::right},
-                 {"GiB/GPU (need/have)", Align::right},
-                 {training ? "Time" : "Throughput", Align::right},
-                 {report.request.mode == CostMode::rent ? (training ? "Rent (run)" : "Rent per M tok")
-                                                         : (training ? "Own (run)" : "Own per M tok"),
+                 {say(l, Phrase::col_gpu), Align::left},
+                 {say(l, Phrase::col_count), Align::right},
+                 {say(l, Phrase::col_memory), Align::right},
+                 {say(l, training ? Phrase::col_time : Phrase::col_throughput), Align::right},
+                 {say(l, rent ? (training ? Phrase::col_rent_run : Phrase::col_rent_per_m)
+                              : (training ? Phrase::col_own_run : Phrase::col_own_per_m)),
                   Align::right},
-                 {"Score", Align::right}});
+                 {say(l, Phrase::col_score), Align::right}});
     for (const auto& r : report.recommendations) {
       table.add_row({std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
                      fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()),
                                  format::number(r.gpu.memory.capacity_gib)),
-                     time_cell(r.estimate), cost_of(r.estimate, report.request.mode),
+                     time_cell(r.estimate, l), cost_of(r.estimate, report.request.mode, l),
                      fmt::format("{:.0f}", r.score.total)});
     }
     out += table.to_string();
     if (report.omitted > 0) {
-      out += fmt::format("({} more cards fit; --top limits the list)\n", report.omitted);
+      out += say(l, Phrase::more_fit, report.omitted) + "\n";
     }
     for (std::size_t i = 0; i < report.recommendations.size() && i < explained_picks; ++i) {
       const auto& r = report.recommendations[i];
-      const auto& s = r.score;
-      out += fmt::format("\nWhy #{} {} (score {}):\n", r.rank, r.gpu.name, score_parts(s));
+      out += "\n" + paint.bold(say(l, Phrase::why, r.rank, r.gpu.name, score_parts(r.score, l))) + "\n";
       for (const auto& line : r.rationale) {
-        out += fmt::format("  - {}\n", line);
+        const bool warning = line.rfind(say(l, Phrase::warning_line, "", "", "").substr(0, 4), 0) == 0 &&
+                             line.find(l == Language::zh ? "警告" : "warning") == 0;
+        const std::string text = bullet(line, width);
+        out += warning ? paint.warn(text.substr(0, text.size() - 1)) + "\n" : text;
       }
     }
   } else {
-    out += report.request.gpu_ids.empty()
-               ? "Nothing fits: no card in the catalog can run this workload as asked.\n"
-               : "Nothing fits: none of the cards chosen with --gpu can run this workload as asked.\n";
+    out += paint.bold(say(l, report.request.gpu_ids.empty() ? Phrase::nothing_fits : Phrase::nothing_fits_selected)) +
+           "\n";
     if (!report.ways_out.empty()) {
-      out += "\nWays out:\n";
+      out += "\n" + paint.bold(say(l, Phrase::ways_out)) + "\n";
       for (const auto& w : report.ways_out) {
-        std::string price;
-        if (w.rent_usd_per_hour) {
-          price = fmt::format(", rent about {}/hour", format::money(*w.rent_usd_per_hour));
-        }
-        std::string condition;
-        if (!w.drops.empty()) {
-          condition = fmt::format(" without {}", text::join(w.drops, " and "));
-        }
-        std::string time;
-        if (w.wall_hours) {
-          time = fmt::format(", about {}", format::duration(*w.wall_hours));
-        }
-        out += fmt::format("  - {} fits on {} x {}{}{}{}\n", describe(w.task), w.count, w.gpu_name, condition, price,
-                           time);
+        const std::string condition =
+            w.drops.empty() ? std::string() : say(l, Phrase::way_out_without, text::join(w.drops, " / "));
+        const std::string price =
+            w.rent_usd_per_hour ? say(l, Phrase::way_out_price, format::money(*w.rent_usd_per_hour)) : std::string();
+        const std::string time = w.wall_hours ? say(l, Phrase::way_out_time, say_duration(l, *w.wall_hours)) : "";
+        out += bullet(say(l, Phrase::way_out, describe(w.task, l), w.count, w.gpu_name, condition, price, time), width);
       }
     }
   }
 
   if (!report.rejected.empty()) {
-    out += fmt::format("\nRejected ({}):\n", report.rejected.size());
-    Table table({{"GPU", Align::left}, {"Reason", Align::left}});
+    out += "\n" + paint.bold(say(l, Phrase::rejected, report.rejected.size())) + "\n";
+    Table table({{say(l, Phrase::col_gpu), Align::left}, {say(l, Phrase::col_reason), Align::left}});
     for (const auto& r : report.rejected) {
-      table.add_row({r.gpu.name, text::join(r.reasons, "; ")});
+      table.add_row({r.gpu.name, text::join(r.reasons, l == Language::zh ? "；" : "; ")});
     }
-    out += table.to_string("  ");
+    out += paint.dim(table.to_string("  "));
+    if (paint.on) {
+      out += "\n";
+    }
   }
 
   if (!report.warnings.empty()) {
-    out += "\nWarnings:\n";
+    out += "\n" + paint.bold(say(l, Phrase::warnings)) + "\n";
     for (const auto& w : report.warnings) {
-      out += fmt::format("  - {}\n", w);
+      out += paint.warn(bullet(w, width));
     }
   }
 
   if (report.request.explain) {
-    out += "\nRule evaluation (every rule, every card considered):\n";
+    out += "\n" + paint.bold(say(l, Phrase::rule_evaluation)) + "\n";
     for (const auto& r : report.recommendations) {
-      out += fmt::format("  #{} {}: score {}\n", r.rank, r.gpu.name, score_parts(r.score));
-      out += explain_findings(r.findings);
+      out += fmt::format("  #{} {}: {}\n", r.rank, r.gpu.name, score_parts(r.score, l));
+      out += explain_findings(r.findings, paint, l);
     }
     for (const auto& r : report.rejected) {
       if (r.findings.empty()) {
         continue;  // not considered (--gpu)
       }
-      out += fmt::format("  rejected {}: {}\n", r.gpu.name, text::join(r.reasons, "; "));
-      out += explain_findings(r.findings);
+      out += fmt::format("  {} {}: {}\n", say(l, Phrase::rule_rejected), r.gpu.name, text::join(r.reasons, "; "));
+      out += explain_findings(r.findings, paint, l);
     }
   }
 
-  out += "\nAssumptions:\n";
+  out += "\n" + paint.bold(say(l, Phrase::assumptions)) + "\n";
   for (const auto& a : report.assumptions) {
-    out += fmt::format("  - {}\n", a);
+    out += bullet(a, width);
   }
-  out += fmt::format("\nCatalog {} (updated {}). Estimates, not measurements: see docs/methodology.md.\n",
-                     report.catalog.version, report.catalog.updated);
+  out += "\n" + say(l, Phrase::footer, report.catalog.version, report.catalog.updated) + "\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/units.hpp"
@@ -144,7 +145,9 @@ TEST_CASE("a fixed count that is too small says so", "[estimate]") {
   r.count = 2;
   const Estimate e = estimate(r, infer_shape(70e9), gpu);
   CHECK_FALSE(e.fits);
-  CHECK_THAT(e.why_not, Catch::Contains("--count 2") && Catch::Contains("GiB per GPU"));
+  CHECK(e.why_not.kind == Shortfall::Kind::count_too_small);
+  CHECK_THAT(describe(e.why_not, Language::en), Catch::Contains("--count 2") && Catch::Contains("GiB per GPU"));
+  CHECK_THAT(describe(e.why_not, Language::zh), Catch::Contains("--count 2") && Catch::Contains("每卡"));
 }
 
 TEST_CASE("FP8 inference needs FP8 hardware", "[estimate]") {
@@ -153,7 +156,7 @@ TEST_CASE("FP8 inference needs FP8 hardware", "[estimate]") {
   GpuSpec ampere = test::card("a", 80, 2000, 312, 8, 2.0);
   const Estimate e = estimate(r, infer_shape(8e9), ampere);
   CHECK_FALSE(e.fits);
-  CHECK_THAT(e.why_not, Catch::Contains("FP8"));
+  CHECK(e.why_not.kind == Shortfall::Kind::no_fp8);
   ampere.compute.fp8_tflops = 624;
   CHECK(estimate(r, infer_shape(8e9), ampere).fits);
 }
@@ -195,7 +198,8 @@ TEST_CASE("a deadline buys more GPUs", "[estimate]") {
   r.max_gpus = 4;
   const Estimate impossible = estimate(r, shape, gpu);
   CHECK_FALSE(impossible.fits);
-  CHECK_THAT(impossible.why_not, Catch::Contains("cannot finish within"));
+  CHECK(impossible.why_not.kind == Shortfall::Kind::deadline);
+  CHECK_THAT(describe(impossible.why_not, Language::en), Catch::Contains("cannot finish within"));
 }
 
 TEST_CASE("decode throughput is bound by memory bandwidth at small batch", "[estimate]") {
@@ -254,7 +258,7 @@ TEST_CASE("no estimate is negative or NaN across sizes, tasks and cards", "[esti
           CHECK(v >= 0);
         }
         if (!e.fits) {
-          CHECK_FALSE(e.why_not.empty());
+          CHECK(e.why_not.kind != Shortfall::Kind::none);
           continue;
         }
         CHECK(e.count >= 1);
@@ -297,7 +301,7 @@ TEST_CASE("no estimate is negative or NaN for any catalog card, model size and t
         CHECK(std::isfinite(e.per_gpu.total()));
         CHECK(e.per_gpu.total() >= 0);
         if (!e.fits) {
-          CHECK_FALSE(e.why_not.empty());
+          CHECK(e.why_not.kind != Shortfall::Kind::none);
           continue;
         }
         CHECK(e.per_gpu.total() <= e.usable_bytes);
