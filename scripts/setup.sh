@@ -19,6 +19,11 @@ case "$mode" in
 esac
 
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev catch2)
+if [ "$mode" = test ]; then
+  # The golden tests validate JSON with python3-jsonschema and render the HTML
+  # report in headless Chromium (with CJK fonts for the Chinese report).
+  packages+=(python3 python3-jsonschema chromium fonts-noto-cjk)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -246,7 +246,26 @@ bool equal(const FieldValue& a, const FieldValue& b) {
   return a == b;
 }
 
-std::string show(const FieldValue& value, std::string_view field) {
+std::string show(const FieldValue& value, std::string_view field, const Facts& facts, Language language) {
+  if (language == Language::zh) {
+    if (field == "availability") {
+      static const std::map<std::string, std::string> words = {{"available", "可供货"},
+                                                               {"licence_required", "需美国出口许可"},
+                                                               {"restricted", "受限"},
+                                                               {"banned", "禁售"},
+                                                               {"not_offered", "不在此地区销售"}};
+      const auto it = words.find(std::get<std::string>(value));
+      return it == words.end() ? std::get<std::string>(value) : it->second;
+    }
+    if (field == "availability_dates") {
+      const auto* a = facts.gpu->availability_in(facts.request->region);
+      return a->since.empty() ? fmt::format("核实于 {}", a->verified)
+                              : fmt::format("自 {} 起，核实于 {}", a->since, a->verified);
+    }
+    if (const auto* b = std::get_if<bool>(&value)) {
+      return *b ? "是" : "否";
+    }
+  }
   if (const auto* d = std::get_if<double>(&value)) {
     if (field == "params") {
       return format_parameter_count(*d);
@@ -318,7 +337,7 @@ bool RuleCondition::matches(const Facts& facts) const {
   return false;
 }
 
-std::string render_message(std::string_view text, const Facts& facts) {
+std::string render_message(std::string_view text, const Facts& facts, Language language) {
   std::string out;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -327,7 +346,7 @@ std::string render_message(std::string_view text, const Facts& facts) {
       if (close != std::string_view::npos) {
         const std::string_view name = text.substr(i + 1, close - i - 1);
         const auto value = field_value(name, facts);
-        out += value ? show(*value, name) : std::string("n/a");
+        out += value ? show(*value, name, facts, language) : std::string(language == Language::zh ? "不适用" : "n/a");
         i = close + 1;
         continue;
       }
@@ -383,7 +402,9 @@ std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, Language
       if (it == rule.message.end()) {
         it = rule.message.find(Language::en);
       }
-      finding.message = render_message(it == rule.message.end() ? rule.id : it->second, facts);
+      const bool translated = it != rule.message.end() && it->first == language;
+      finding.message =
+          render_message(it == rule.message.end() ? rule.id : it->second, facts, translated ? language : Language::en);
     }
     out.push_back(std::move(finding));
   }

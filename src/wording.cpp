@@ -92,7 +92,7 @@ constexpr Entry entries[] = {
   {Phrase::tier_medium, "medium", "中"},
   {Phrase::tier_high, "high", "高"},
   {Phrase::fits_on, "fits on {} x {} GiB as {}: needs {} GiB per GPU of {} GiB usable ({:.0f}% headroom); {}",
-   "{} × {} GiB 可容纳（{}）：每卡需 {} GiB，可用 {} GiB（余量 {:.0f}%）；{}"},
+   "{} × {} GiB 可容纳，采用{}：每卡需 {} GiB，可用 {} GiB（余量 {:.0f}%）；{}"},
   {Phrase::memory_inference, "weights {}, KV cache {}, reserve {}", "权重 {}，KV 缓存 {}，预留 {}"},
   {Phrase::memory_adapters, "frozen base and adapters {}, adapter gradients and optimizer {}, activations {}, reserve {}",
    "冻结底座与适配器 {}，适配器梯度与优化器 {}，激活 {}，预留 {}"},

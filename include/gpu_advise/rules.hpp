@@ -116,7 +116,7 @@ struct Finding {
 [[nodiscard]] std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, Language language);
 
 // Fills {field} placeholders with the facts' values, formatted for people.
-[[nodiscard]] std::string render_message(std::string_view text, const Facts& facts);
+[[nodiscard]] std::string render_message(std::string_view text, const Facts& facts, Language language = Language::en);
 
 enum class RulesRole { base, overlay };
 [[nodiscard]] RuleSet parse_rules(std::string_view text, std::string_view source, RulesRole role);

@@ -518,6 +518,10 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
 
   const OutputFormat format = parse_format(flags.format);
+  if ((format == OutputFormat::markdown || format == OutputFormat::html) &&
+      (models_cmd->parsed() || list_cmd->parsed() || show_cmd->parsed() || rules_list_cmd->parsed())) {
+    throw UsageError("--format markdown and html are reports of a recommendation; listings take text or json");
+  }
 
   if (validate_cmd->parsed()) {
     const Catalog checked = load_catalog_file(flags.validate_file, CatalogRole::overlay);

@@ -150,10 +150,7 @@ ordered findings_json(const std::vector<Finding>& findings, bool all) {
     if (!f.fired && !all) {
       continue;
     }
-    ordered item{{"id", f.rule_id}, {"effect", to_string(f.effect)}, {"points", f.points}};
-    if (all) {
-      item["fired"] = f.fired;
-    }
+    ordered item{{"id", f.rule_id}, {"effect", to_string(f.effect)}, {"points", f.points}, {"fired", f.fired}};
     item["message"] = f.fired ? ordered(f.message) : ordered(nullptr);
     out.push_back(item);
   }

@@ -1,6 +1,8 @@
 // Terminal output: the answer first, the ranked table, the reasons for the top
 // picks, the rejected cards and the assumptions.
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -116,7 +118,20 @@ std::vector<std::string> wrap_units(const std::string& text) {
     const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
     const std::string piece = text.substr(i, length);
     i += length;
-    if (length >= 3) {  // CJK and other wide characters: break anywhere
+    if (length >= 3) {  // CJK and other wide characters: break anywhere,
+      // but never before closing punctuation (it stays with what it closes).
+      static constexpr std::string_view closing[] = {"，", "。", "；", "：", "）", "、", "！", "？", "」", "》"};
+      const bool closes = std::find(std::begin(closing), std::end(closing), std::string_view(piece)) != std::end(closing);
+      if (closes && current.empty() && !units.empty()) {
+        units.back() += piece;
+        continue;
+      }
+      if (closes) {
+        current += piece;
+        units.push_back(current);
+        current.clear();
+        continue;
+      }
       if (!current.empty()) {
         units.push_back(current);
         current.clear();
@@ -168,13 +183,26 @@ std::string bullet(const std::string& text, std::size_t width, const std::string
   return out + "\n";
 }
 
+std::string effect_word(EffectKind effect, Language l) {
+  if (l == Language::en) {
+    return std::string(to_string(effect));
+  }
+  switch (effect) {
+    case EffectKind::reject: return "淘汰";
+    case EffectKind::score: return "加减分";
+    case EffectKind::note: return "说明";
+    case EffectKind::warning: return "警告";
+  }
+  return {};
+}
+
 std::string explain_findings(const std::vector<Finding>& findings, const Paint& paint, Language l) {
   std::string out;
   for (const auto& f : findings) {
     if (f.fired) {
       const std::string points = f.points == 0 ? std::string() : fmt::format("{:+g}", f.points);
       out += fmt::format("    {} {} {} {}  {}\n", paint.bold(say(l, Phrase::rule_fired)), f.rule_id,
-                         to_string(f.effect), points, f.message);
+                         effect_word(f.effect, l), points, f.message);
     } else {
       out += paint.dim(fmt::format("    -  {}", f.rule_id)) + "\n";
     }

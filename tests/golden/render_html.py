@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Renders every golden HTML report in headless Chromium to a PNG and checks
+that it rendered: the expected size, and not blank (enough non-white pixels
+and more than a few colours). --keep DIR leaves the PNGs there to look at."""
+import argparse
+import pathlib
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+WIDTH, HEIGHT = 1240, 1754  # A4 at 150 dpi
+
+
+def decode_png(data):
+    """Width, height and RGB rows of an 8-bit RGB or RGBA PNG (what Chromium writes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    position, idat, header = 8, b"", None
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        chunk = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", chunk)
+        elif kind == b"IDAT":
+            idat += chunk
+        position += 12 + length
+    width, height, depth, color, _, _, interlace = header
+    assert depth == 8 and color in (2, 6) and interlace == 0, f"unsupported PNG {header}"
+    channels = 3 if color == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up = previous[x]
+            corner = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 0xFF
+            elif kind == 2:
+                line[x] = (line[x] + up) & 0xFF
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[x] = (line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
+        rows.append(bytes(line))
+        previous = line
+    return width, height, channels, rows
+
+
+def check(png_path):
+    width, height, channels, rows = decode_png(png_path.read_bytes())
+    if (width, height) != (WIDTH, HEIGHT):
+        return f"size {width}x{height}, expected {WIDTH}x{HEIGHT}"
+    inked, colours, total = 0, set(), 0
+    for row in rows[::4]:
+        for x in range(0, len(row), channels * 4):
+            r, g, b = row[x], row[x + 1], row[x + 2]
+            total += 1
+            if r < 235 or g < 235 or b < 235:
+                inked += 1
+            colours.add((r >> 4, g >> 4, b >> 4))
+    share = inked / total
+    if share < 0.02:
+        return f"blank: only {share:.1%} of the page has ink"
+    if len(colours) < 8:
+        return f"blank: only {len(colours)} colours"
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    parser.add_argument("--keep")
+    options = parser.parse_args()
+    if not shutil.which(options.chromium):
+        print(f"FAIL chromium not found ({options.chromium}); install Debian's chromium package")
+        return 1
+    out_dir = pathlib.Path(options.keep or tempfile.mkdtemp(prefix="gpu-advise-html-"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    failures, checked = 0, 0
+    for report in sorted(HERE.glob("*/output.html")):
+        png = out_dir / (report.parent.name + ".png")
+        profile = tempfile.mkdtemp(prefix="chromium-profile-")
+        command = [options.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                   "--no-first-run", f"--user-data-dir={profile}", f"--window-size={WIDTH},{HEIGHT}",
+                   f"--screenshot={png}", report.as_uri()]
+        result = subprocess.run(command, capture_output=True, timeout=120)
+        shutil.rmtree(profile, ignore_errors=True)
+        checked += 1
+        if result.returncode != 0 or not png.exists():
+            print(f"FAIL {report.parent.name}: chromium exited {result.returncode}: {result.stderr.decode()[-500:]}")
+            failures += 1
+            continue
+        problem = check(png)
+        if problem:
+            print(f"FAIL {report.parent.name}: {problem}")
+            failures += 1
+    print(f"html: {checked - failures} passed, {failures} failed")
+    return 1 if failures or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

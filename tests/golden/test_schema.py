@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The JSON Schema catches drift: every golden JSON validates, and removing any
+field of the document (top level, request, model, a recommendation and its
+nested objects, a rejection) makes it fail."""
+import copy
+import json
+import pathlib
+import sys
+
+import jsonschema
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def paths(value, prefix=()):
+    """Every key path of the objects in value (lists: their first element)."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield prefix + (key,)
+            yield from paths(child, prefix + (key,))
+    elif isinstance(value, list) and value:
+        yield from paths(value[0], prefix + (0,))
+
+
+def main():
+    schema = json.loads((ROOT / "docs/schema/recommendation.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    failures = 0
+    checked = 0
+    for golden in sorted(HERE.glob("*/output.json")):
+        document = json.loads(golden.read_text(encoding="utf-8"))
+        checked += 1
+        if list(validator.iter_errors(document)):
+            print(f"FAIL {golden.relative_to(ROOT)} does not validate")
+            failures += 1
+        for path in paths(document):
+            broken = copy.deepcopy(document)
+            node = broken
+            for step in path[:-1]:
+                node = node[step]
+            del node[path[-1]]
+            checked += 1
+            if not list(validator.iter_errors(broken)):
+                print(f"FAIL {golden.relative_to(ROOT)}: removing {'/'.join(map(str, path))} still validates")
+                failures += 1
+    print(f"schema: {checked - failures} passed, {failures} failed")
+    return 1 if failures or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
