@@ -405,7 +405,7 @@ TEST_CASE("colour follows --color, NO_COLOR, CLICOLOR_FORCE and the terminal", "
   CHECK_THAT(bad.err, Catch::Contains("--color: 'sometimes' is not valid"));
 }
 
-TEST_CASE("--lang zh, or a Chinese locale, prints Chinese", "[cli][lang]") {
+TEST_CASE("Chinese by flag or by locale", "[cli][lang]") {
   const Result flag = run({"--params", "70B", "--task", "lora", "--lang", "zh", "--top", "3"});
   CHECK(flag.status == 0);
   CHECK_THAT(flag.out, Catch::Contains("推荐：") && Catch::Contains("假设："));
