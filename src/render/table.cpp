@@ -37,7 +37,28 @@ std::size_t display_width(const std::string& text) {
   return width;
 }
 
-std::string Table::to_string(const std::string& indent) const {
+std::string truncate(const std::string& text, std::size_t width) {
+  if (display_width(text) <= width) {
+    return text;
+  }
+  std::string out;
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
+    const std::string piece = text.substr(i, length);
+    const std::size_t w = display_width(piece);
+    if (used + w + 1 > width) {
+      break;
+    }
+    out += piece;
+    used += w;
+    i += length;
+  }
+  return out + "…";
+}
+
+std::string Table::to_string(const std::string& indent, std::size_t max_width) const {
   std::vector<std::size_t> widths;
   for (const auto& [title, align] : m_columns) {
     widths.push_back(display_width(title));
@@ -47,10 +68,26 @@ std::string Table::to_string(const std::string& indent) const {
       widths[c] = std::max(widths[c], display_width(row[c]));
     }
   }
+  if (max_width > 0) {
+    std::size_t total = display_width(indent) + 2 * (widths.size() - 1);
+    for (const auto w : widths) {
+      total += w;
+    }
+    std::size_t widest = widths.size();
+    for (std::size_t c = 0; c < widths.size(); ++c) {
+      if (m_columns[c].second == Align::left && (widest == widths.size() || widths[c] > widths[widest])) {
+        widest = c;
+      }
+    }
+    if (total > max_width && widest < widths.size()) {
+      const std::size_t excess = total - max_width;
+      widths[widest] = std::max<std::size_t>(8, widths[widest] > excess ? widths[widest] - excess : 8);
+    }
+  }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out = indent;
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
-      const std::string cell = c < cells.size() ? cells[c] : "";
+      const std::string cell = truncate(c < cells.size() ? cells[c] : "", widths[c]);
       const std::string pad(widths[c] - display_width(cell), ' ');
       const bool last = c + 1 == m_columns.size();
       if (m_columns[c].second == Align::right) {

@@ -216,10 +216,10 @@ std::string render_text(const Report& report, const TextStyle& style) {
   const Paint paint{style.color};
   const Language l = report.language;
   const std::size_t width = static_cast<std::size_t>(std::max(style.width, 0));
-  std::string out = paint.bold(header_line(report)) + "\n\n";
+  std::string out = paint.bold(bullet(header_line(report), width, "", "")) + "\n";
 
   if (report.anything_fits()) {
-    out += paint.good(headline(report)) + "\n\n";
+    out += paint.good(bullet(headline(report), width, "", "  ")) + "\n";
     const bool training = is_training(report.request.task);
     const bool rent = report.request.mode == CostMode::rent;
     Table table({{"#", Align::right},
@@ -238,7 +238,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
                      time_cell(r.estimate, l), cost_of(r.estimate, report.request.mode, l),
                      fmt::format("{:.0f}", r.score.total)});
     }
-    out += table.to_string();
+    out += table.to_string("", width);
     if (report.omitted > 0) {
       out += say(l, Phrase::more_fit, report.omitted) + "\n";
     }
@@ -270,14 +270,13 @@ std::string render_text(const Report& report, const TextStyle& style) {
 
   if (!report.rejected.empty()) {
     out += "\n" + paint.bold(say(l, Phrase::rejected, report.rejected.size())) + "\n";
-    Table table({{say(l, Phrase::col_gpu), Align::left}, {say(l, Phrase::col_reason), Align::left}});
+    std::string lines;
     for (const auto& r : report.rejected) {
-      table.add_row({r.gpu.name, text::join(r.reasons, l == Language::zh ? "；" : "; ")});
+      lines += bullet(fmt::format("{}{} {}", r.gpu.name, l == Language::zh ? "：" : ":",
+                                  text::join(r.reasons, l == Language::zh ? "；" : "; ")),
+                      width);
     }
-    out += paint.dim(table.to_string("  "));
-    if (paint.on) {
-      out += "\n";
-    }
+    out += paint.on ? paint.dim(lines.substr(0, lines.size() - 1)) + "\n" : lines;
   }
 
   if (!report.warnings.empty()) {

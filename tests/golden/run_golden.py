@@ -88,6 +88,16 @@ def main():
                 print(f"FAIL {label}: differs from {golden.relative_to(ROOT)}:")
                 print("\n".join(list(diff)[:40]))
                 failures += 1
+    # docs/ carries the first scenario's reports as the example a consultant sees.
+    for fmt, name in (("html", "example-report.html"), ("markdown", "example-report.md")):
+        source = HERE / "lora-70b-low" / FORMATS[fmt]
+        example = ROOT / "docs" / name
+        if update:
+            example.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        elif not example.exists() or example.read_text(encoding="utf-8") != source.read_text(encoding="utf-8"):
+            print(f"FAIL docs/{name} differs from {source.relative_to(ROOT)} (run with --update)")
+            failures += 1
+        checked += 1
     print(f"golden: {checked - failures} passed, {failures} failed")
     return 1 if failures else 0
 
