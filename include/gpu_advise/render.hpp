@@ -31,12 +31,12 @@ struct TextStyle {
 [[nodiscard]] std::string render_html(const Report& report);
 [[nodiscard]] std::string render_json(const Report& report);
 
-[[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog);
+[[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog, Language language = Language::en);
 [[nodiscard]] std::string render_catalog_list_json(const Catalog& catalog);
-[[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu);
+[[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu, Language language = Language::en);
 [[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu);
-[[nodiscard]] std::string render_models_text(const ModelCatalog& models);
-[[nodiscard]] std::string render_rules_text(const RuleSet& rules);
+[[nodiscard]] std::string render_models_text(const ModelCatalog& models, Language language = Language::en);
+[[nodiscard]] std::string render_rules_text(const RuleSet& rules, Language language = Language::en);
 [[nodiscard]] std::string render_models_json(const ModelCatalog& models);
 
 // Writes `content` to `path` atomically (a temporary file in the same folder,

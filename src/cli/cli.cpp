@@ -518,6 +518,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
 
   const OutputFormat format = parse_format(flags.format);
+  const Language language =
+      flags.lang.empty() ? language_from_environment() : parse_choice<Language>(flags.lang, "--lang");
   if ((format == OutputFormat::markdown || format == OutputFormat::html) &&
       (models_cmd->parsed() || list_cmd->parsed() || show_cmd->parsed() || rules_list_cmd->parsed())) {
     throw UsageError("--format markdown and html are reports of a recommendation; listings take text or json");
@@ -536,32 +538,30 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
   if (rules_list_cmd->parsed()) {
-    emit(flags, render_rules_text(load_rules(flags.rules)), out);
+    emit(flags, render_rules_text(load_rules(flags.rules), language), out);
     return static_cast<int>(ExitCode::ok);
   }
   if (models_cmd->parsed()) {
     const ModelCatalog models = load_embedded_models();
-    emit(flags, format == OutputFormat::json ? render_models_json(models) : render_models_text(models), out);
+    emit(flags, format == OutputFormat::json ? render_models_json(models) : render_models_text(models, language), out);
     return static_cast<int>(ExitCode::ok);
   }
 
   const Catalog catalog = load_catalog(flags.catalogs);
   if (list_cmd->parsed()) {
-    emit(flags, format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog),
+    emit(flags, format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog, language),
          out);
     return static_cast<int>(ExitCode::ok);
   }
   if (show_cmd->parsed()) {
     const GpuSpec& gpu = catalog.resolve(flags.show_id);
-    emit(flags, format == OutputFormat::json ? render_gpu_json(gpu) : render_gpu_text(gpu), out);
+    emit(flags, format == OutputFormat::json ? render_gpu_json(gpu) : render_gpu_text(gpu, language), out);
     return static_cast<int>(ExitCode::ok);
   }
 
   const RuleSet rules = load_rules(flags.rules);
   const ModelShape model = resolve_model(flags);
   const Request request = to_request(flags, catalog, model);
-  const Language language =
-      flags.lang.empty() ? language_from_environment() : parse_choice<Language>(flags.lang, "--lang");
   const Report report = advise(request, model, catalog, rules, language);
   const bool to_file = !flags.output.empty();
   std::string rendered;

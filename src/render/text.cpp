@@ -309,18 +309,25 @@ std::string render_text(const Report& report, const TextStyle& style) {
   return out;
 }
 
-std::string render_catalog_list_text(const Catalog& catalog) {
+namespace {
+// Labels of the reference listings (the data they show stays as published).
+std::string pick(Language l, std::string_view en, std::string_view zh) {
+  return std::string(l == Language::zh ? zh : en);
+}
+}  // namespace
+
+std::string render_catalog_list_text(const Catalog& catalog, Language l) {
   Table table({{"ID", Align::left},
-               {"Name", Align::left},
-               {"Memory", Align::right},
+               {pick(l, "Name", "名称"), Align::left},
+               {pick(l, "Memory", "显存"), Align::right},
                {"GB/s", Align::right},
                {"BF16 TF", Align::right},
                {"FP8 TF", Align::right},
-               {"Scale-up", Align::left},
+               {pick(l, "Scale-up", "互联"), Align::left},
                {"TDP W", Align::right},
-               {"China", Align::left},
-               {"Rent $/h", Align::right},
-               {"Confidence", Align::left}});
+               {pick(l, "China", "中国"), Align::left},
+               {pick(l, "Rent $/h", "租金 $/卡时"), Align::right},
+               {pick(l, "Confidence", "置信度"), Align::left}});
   for (const auto& g : catalog.gpus()) {
     const auto* cn = g.availability_in(Region::cn);
     const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
@@ -330,24 +337,32 @@ std::string render_catalog_list_text(const Catalog& catalog) {
                    g.interconnect.domain_size > 1
                        ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s),
                                      g.interconnect.domain_size)
-                       : "PCIe only",
+                       : pick(l, "PCIe only", "仅 PCIe"),
                    g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? std::string(to_string(cn->status)) : "?",
                    rent ? fmt::format("{:.2f}", rent->typical) : "-", std::string(to_string(g.confidence))});
   }
-  return fmt::format("{} cards, catalog {} (updated {}). TFLOPS are dense; scale-up bandwidth is per GPU, "
-                     "bidirectional.\n\n",
-                     catalog.size(), catalog.info().version, catalog.info().updated) +
+  return (l == Language::zh
+              ? fmt::format("共 {} 张卡，目录版本 {}（更新于 {}）。TFLOPS 为稠密算力；互联带宽为每卡双向。\n\n",
+                            catalog.size(), catalog.info().version, catalog.info().updated)
+              : fmt::format("{} cards, catalog {} (updated {}). TFLOPS are dense; scale-up bandwidth is per GPU, "
+                            "bidirectional.\n\n",
+                            catalog.size(), catalog.info().version, catalog.info().updated)) +
          table.to_string();
 }
 
-std::string render_rules_text(const RuleSet& rules) {
-  std::string out = fmt::format("{} rules. Profiles (cost / speed / headroom / ecosystem):", rules.rules().size());
+std::string render_rules_text(const RuleSet& rules, Language l) {
+  std::string out = l == Language::zh
+                        ? fmt::format("共 {} 条规则。评分档位（成本 / 速度 / 余量 / 生态）：", rules.rules().size())
+                        : fmt::format("{} rules. Profiles (cost / speed / headroom / ecosystem):", rules.rules().size());
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = rules.weights(tier);
     out += fmt::format(" {} {:g}/{:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom, w.risk);
   }
   out += "\n\n";
-  Table table({{"ID", Align::left}, {"Effect", Align::left}, {"Points", Align::right}, {"Origin", Align::left}});
+  Table table({{"ID", Align::left},
+               {pick(l, "Effect", "效果"), Align::left},
+               {pick(l, "Points", "分值"), Align::right},
+               {pick(l, "Origin", "来源"), Align::left}});
   for (const auto& rule : rules.rules()) {
     table.add_row({rule.id, std::string(to_string(rule.effect)),
                    rule.points == 0 ? std::string("") : fmt::format("{:+g}", rule.points), rule.origin});
@@ -355,32 +370,37 @@ std::string render_rules_text(const RuleSet& rules) {
   return out + table.to_string();
 }
 
-std::string render_models_text(const ModelCatalog& models) {
+std::string render_models_text(const ModelCatalog& models, Language l) {
   Table table({{"ID", Align::left},
-               {"Name", Align::left},
-               {"Params", Align::right},
-               {"Active", Align::right},
-               {"Layers", Align::right},
-               {"Hidden", Align::right},
-               {"KV heads", Align::right},
-               {"Context", Align::right},
-               {"Attention", Align::left}});
+               {pick(l, "Name", "名称"), Align::left},
+               {pick(l, "Params", "参数"), Align::right},
+               {pick(l, "Active", "激活"), Align::right},
+               {pick(l, "Layers", "层数"), Align::right},
+               {pick(l, "Hidden", "隐藏维度"), Align::right},
+               {pick(l, "KV heads", "KV 头"), Align::right},
+               {pick(l, "Context", "上下文"), Align::right},
+               {pick(l, "Attention", "注意力"), Align::left}});
   for (const auto& m : models.models()) {
     std::string attention = m.mla ? "MLA" : m.kv_heads < m.heads ? "GQA" : "MHA";
     if (m.sliding_window) {
-      attention += fmt::format(", window {} on {} layers", m.sliding_window->size, m.sliding_window->layers);
+      attention += l == Language::zh
+                       ? fmt::format("，{} 层滑动窗口 {}", m.sliding_window->layers, m.sliding_window->size)
+                       : fmt::format(", window {} on {} layers", m.sliding_window->size, m.sliding_window->layers);
     }
     table.add_row({m.id, m.name, format_parameter_count(m.params),
                    m.is_moe() ? format_parameter_count(m.active_params) : "-", std::to_string(m.layers),
                    std::to_string(m.hidden), std::to_string(m.kv_heads),
                    m.max_context > 0 ? std::to_string(m.max_context) : "?", attention});
   }
-  return fmt::format("{} model presets (use with --model ID; values from each model's config.json).\n\n",
-                     models.models().size()) +
+  return (l == Language::zh
+              ? fmt::format("共 {} 个模型预设（用 --model ID 指定；数值来自各模型的 config.json）。\n\n",
+                            models.models().size())
+              : fmt::format("{} model presets (use with --model ID; values from each model's config.json).\n\n",
+                            models.models().size())) +
          table.to_string();
 }
 
-std::string render_gpu_text(const GpuSpec& g) {
+std::string render_gpu_text(const GpuSpec& g, Language l) {
   std::string out;
   auto field = [&](std::string_view label, const std::string& value, std::string_view key_path = {}) {
     std::string confidence;
@@ -393,19 +413,19 @@ std::string render_gpu_text(const GpuSpec& g) {
     return v ? fmt::format("{} {}", format::number(*v), unit) : std::string("not supported / not published");
   };
   out += fmt::format("{} ({})\n", g.name, g.id);
-  field("vendor", std::string(display_name(g.vendor)));
-  field("architecture", fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
-  field("release year", std::to_string(g.release_year), "release_year");
-  field("form factor", std::string(to_string(g.form_factor)));
+  field(pick(l, "vendor", "厂商"), std::string(display_name(g.vendor)));
+  field(pick(l, "architecture", "架构"), fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
+  field(pick(l, "release year", "发布年份"), std::to_string(g.release_year), "release_year");
+  field(pick(l, "form factor", "形态"), std::string(to_string(g.form_factor)));
   if (!g.aliases.empty()) {
-    field("aliases", text::join(g.aliases, ", "));
+    field(pick(l, "aliases", "别名"), text::join(g.aliases, ", "));
   }
-  out += "memory\n";
-  field("size (label)", fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type), "memory.size_gb");
-  field("usable capacity", fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
+  out += pick(l, "memory\n", "显存\n");
+  field(pick(l, "size (label)", "容量（标称）"), fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type), "memory.size_gb");
+  field(pick(l, "usable capacity", "实际容量"), fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
         "memory.capacity_gib");
-  field("bandwidth", fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)), "memory.bandwidth_gb_per_s");
-  out += "dense compute (no sparsity)\n";
+  field(pick(l, "bandwidth", "带宽"), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)), "memory.bandwidth_gb_per_s");
+  out += pick(l, "dense compute (no sparsity)\n", "稠密算力（不含稀疏）\n");
   field("FP64", optional_number(g.compute.fp64_tflops, "TFLOPS"), "compute.fp64_tflops");
   field("TF32", optional_number(g.compute.tf32_tflops, "TFLOPS"), "compute.tf32_tflops");
   field("BF16", optional_number(g.compute.bf16_tflops, "TFLOPS"), "compute.bf16_tflops");
@@ -413,15 +433,15 @@ std::string render_gpu_text(const GpuSpec& g) {
   field("FP8", optional_number(g.compute.fp8_tflops, "TFLOPS"), "compute.fp8_tflops");
   field("FP4", optional_number(g.compute.fp4_tflops, "TFLOPS"), "compute.fp4_tflops");
   field("INT8", optional_number(g.compute.int8_tops, "TOPS"), "compute.int8_tops");
-  out += "scale-up\n";
-  field("interconnect", g.interconnect.name, "interconnect.name");
-  field("bandwidth per GPU", fmt::format("{} GB/s (bidirectional)", format::number(g.interconnect.bandwidth_gb_per_s)),
+  out += pick(l, "scale-up\n", "扩展互联\n");
+  field(pick(l, "interconnect", "互联"), g.interconnect.name, "interconnect.name");
+  field(pick(l, "bandwidth per GPU", "每卡带宽"), fmt::format("{} GB/s (bidirectional)", format::number(g.interconnect.bandwidth_gb_per_s)),
         "interconnect.bandwidth_gb_per_s");
-  field("domain", fmt::format("{} GPUs", g.interconnect.domain_size), "interconnect.domain_size");
+  field(pick(l, "domain", "互联域"), fmt::format("{} GPUs", g.interconnect.domain_size), "interconnect.domain_size");
   field("PCIe", g.pcie_gen ? fmt::format("Gen{}", *g.pcie_gen) : "n/a", "pcie_gen");
   field("TDP", g.tdp_w ? fmt::format("{} W", format::number(*g.tdp_w)) : "not published", "tdp_w");
-  field("software", std::string(display_name(g.software)));
-  out += "availability\n";
+  field(pick(l, "software", "软件栈"), std::string(display_name(g.software)));
+  out += pick(l, "availability\n", "供应状态\n");
   for (const auto& [region, a] : g.availability) {
     std::string value(to_string(a.status));
     if (!a.since.empty()) {
@@ -456,16 +476,16 @@ std::string render_gpu_text(const GpuSpec& g) {
                          q.date, q.source);
     }
   };
-  out += "prices (indicative)\n";
+  out += pick(l, "prices (indicative)\n", "价格（参考）\n");
   quotes("rent per GPU-hour", g.rent_usd_per_gpu_hour, false);
   quotes("purchase per card", g.purchase_usd_per_card, true);
-  out += fmt::format("confidence: {}\n", to_string(g.confidence));
-  out += "sources:\n";
+  out += fmt::format("{}: {}\n", pick(l, "confidence", "置信度"), to_string(g.confidence));
+  out += pick(l, "sources:\n", "来源：\n");
   for (const auto& s : g.sources) {
     out += fmt::format("  - {}\n", s);
   }
   if (!g.notes.empty()) {
-    out += fmt::format("notes: {}\n", g.notes);
+    out += fmt::format("{}: {}\n", pick(l, "notes", "说明"), g.notes);
   }
   return out;
 }
