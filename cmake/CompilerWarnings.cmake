@@ -9,3 +9,20 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(gpu_advise_warnings INTERFACE -Werror)
   endif()
 endif()
+
+# Sanitizers for the asan preset: AddressSanitizer and UndefinedBehaviorSanitizer
+# on every target of ours, stopping at the first report.
+option(GPU_ADVISE_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+if(GPU_ADVISE_SANITIZE)
+  target_compile_options(gpu_advise_warnings INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(gpu_advise_warnings INTERFACE -fsanitize=address,undefined)
+endif()
+
+# libFuzzer instrumentation for the fuzz preset (clang only).
+option(GPU_ADVISE_FUZZ "Build the libFuzzer targets (clang)" OFF)
+if(GPU_ADVISE_FUZZ)
+  target_compile_options(gpu_advise_warnings INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(gpu_advise_warnings INTERFACE -fsanitize=address,undefined)
+endif()

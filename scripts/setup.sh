@@ -23,6 +23,8 @@ if [ "$mode" = test ]; then
   # The golden tests validate JSON with python3-jsonschema and render the HTML
   # report in headless Chromium (with CJK fonts for the Chinese report).
   packages+=(python3 python3-jsonschema chromium fonts-noto-cjk)
+  # The sanitizer build uses g++; the fuzz targets need clang and libFuzzer.
+  packages+=(clang-14 libfuzzer-14-dev)
 fi
 
 missing=()

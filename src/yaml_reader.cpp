@@ -34,14 +34,64 @@ void Diagnostics::error(const YAML::Node& node, std::string key_path, std::strin
 }
 
 void Diagnostics::throw_if_any() {
+  if (m_list.size() > max_diagnostics) {
+    const std::size_t dropped = m_list.size() - max_diagnostics;
+    m_list.resize(max_diagnostics);
+    m_list.push_back(Diagnostic{m_source, 0, 0, "", fmt::format("... and {} more problems", dropped)});
+  }
   if (!m_list.empty()) {
     throw DataError(take());
   }
 }
 
+namespace {
+
+// Walks the document as its readers will, aliases expanded, and stops at the
+// limits: an anchor-and-alias "billion laughs" or a deeply nested document is
+// refused before anything iterates it.
+bool within_limits(const YAML::Node& node, std::size_t& visited, int depth, Diagnostics& diagnostics) {
+  if (++visited > max_yaml_nodes) {
+    diagnostics.error(node, "",
+                      fmt::format("the document is too large: more than {} values once anchors and aliases are "
+                                  "expanded",
+                                  max_yaml_nodes));
+    return false;
+  }
+  if (depth > max_yaml_depth) {
+    diagnostics.error(node, "", fmt::format("the document is nested more than {} levels deep", max_yaml_depth));
+    return false;
+  }
+  if (node.IsMap()) {
+    for (const auto& pair : node) {
+      if (!within_limits(pair.first, visited, depth + 1, diagnostics) ||
+          !within_limits(pair.second, visited, depth + 1, diagnostics)) {
+        return false;
+      }
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) {
+      if (!within_limits(item, visited, depth + 1, diagnostics)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 YAML::Node parse(std::string_view text, Diagnostics& diagnostics) {
+  if (text.find('\0') != std::string_view::npos) {
+    diagnostics.error(YAML::Mark::null_mark(), "", "not a text file: it contains NUL bytes");
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
   try {
-    return YAML::Load(std::string(text));
+    YAML::Node document = YAML::Load(std::string(text));
+    std::size_t visited = 0;
+    if (!within_limits(document, visited, 0, diagnostics)) {
+      return YAML::Node(YAML::NodeType::Undefined);
+    }
+    return document;
   } catch (const YAML::Exception& e) {
     diagnostics.error(e.mark, "", fmt::format("not valid YAML: {}", e.msg));
   }

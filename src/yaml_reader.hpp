@@ -18,6 +18,11 @@
 
 namespace gpu_advise::yaml {
 
+// Limits on what a data file may expand to (docs/errors.md).
+inline constexpr std::size_t max_yaml_nodes = 200000;
+inline constexpr int max_yaml_depth = 64;
+inline constexpr std::size_t max_diagnostics = 50;
+
 // Collects diagnostics for one source (a file name or "embedded:data/gpus.yaml").
 class Diagnostics {
  public:

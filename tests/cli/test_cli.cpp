@@ -498,3 +498,85 @@ TEST_CASE("Chinese output leaves no English words but names and technical terms"
     CHECK(words.empty());
   }
 }
+
+namespace {
+std::vector<std::string> split(const std::string& text, const std::string& separator) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto at = text.find(separator, start);
+    out.push_back(text.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) {
+      return out;
+    }
+    start = at + separator.size();
+  }
+}
+
+std::string trimmed(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  const auto last = s.find_last_not_of(' ');
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+  for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
+    s.replace(at, from.size(), to);
+  }
+  return s;
+}
+}  // namespace
+
+TEST_CASE("every case of the bad-input corpus exits 2 with a clear message and no output", "[cli][errors][corpus]") {
+  std::ifstream in(data + "/bad_inputs/cases.txt");
+  REQUIRE(in);
+  std::string line;
+  int cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') {
+      continue;
+    }
+    const auto fields = split(line, "|");
+    REQUIRE(fields.size() == 3);
+    const std::string name = trimmed(fields[0]);
+    const auto keywords = split(trimmed(fields[1]), ";;");
+    const auto out_file = scratch() / ("corpus-" + name + ".out");
+    std::filesystem::remove(out_file);
+    std::vector<std::string> args;
+    for (const auto& word : split(trimmed(fields[2]), " ")) {
+      if (!word.empty()) {
+        args.push_back(replaced(replaced(replaced(word, "{data}", data), "{out}", out_file.string()), "{sp}", " "));
+      }
+    }
+    if (std::find(args.begin(), args.end(), "--output") == args.end()) {
+      args.insert(args.end(), {"--output", out_file.string()});
+    }
+    CAPTURE(name, args);
+    const Result r = run(args);
+    ++cases;
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK_FALSE(std::filesystem::exists(out_file));
+    CHECK_THAT(r.err, Catch::StartsWith("gpu-advise: error: "));
+    for (const auto& keyword : keywords) {
+      CHECK_THAT(r.err, Catch::Contains(trimmed(keyword)));
+    }
+    for (const char* crash : {"terminate called", "Aborted", "Segmentation", "AddressSanitizer", "runtime error:",
+                              "what():"}) {
+      CHECK(r.err.find(crash) == std::string::npos);
+    }
+  }
+  CHECK(cases >= 60);
+}
+
+TEST_CASE("a data file over the size limit is refused", "[cli][errors]") {
+  const auto big = scratch() / "big.yaml";
+  {
+    std::ofstream out(big);
+    out << "schema_version: 1\ngpus: []\n# " << std::string(17 * 1024 * 1024, 'x') << "\n";
+  }
+  const Result r = run({"--params", "70B", "--task", "lora", "--catalog", big.string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("over the limit") && Catch::Contains("16 MiB"));
+  std::filesystem::remove(big);
+}
