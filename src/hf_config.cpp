@@ -117,6 +117,10 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
     const auto before = text.substr(0, std::min(e.byte, text.size()));
     const int line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
     throw DataError({Diagnostic{std::string(source), line, 0, "", fmt::format("not valid JSON: {}", e.what())}});
+  } catch (const json::exception& e) {
+    // Found by fuzzing: a number too large for a double ("1e70500000") is an
+    // out_of_range, not a parse_error.
+    throw DataError({Diagnostic{std::string(source), 0, 0, "", fmt::format("not valid JSON: {}", e.what())}});
   }
   if (!root.is_object()) {
     throw DataError({Diagnostic{std::string(source), 1, 1, "", "expected a JSON object (a Hugging Face config.json)"}});
