@@ -371,7 +371,9 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     const bool selected = request.gpu_ids.empty() ||
                           std::find(request.gpu_ids.begin(), request.gpu_ids.end(), gpu.id) != request.gpu_ids.end();
     if (!selected) {
-      report.rejected.push_back({gpu, {say(language, Phrase::not_selected)}, {}});
+      if (request.compare.empty()) {  // a comparison shows only the cards it compares
+        report.rejected.push_back({gpu, {say(language, Phrase::not_selected)}, {}});
+      }
       continue;
     }
     considered.push_back(&gpu);

@@ -29,7 +29,10 @@ struct TextStyle {
 // CSS and SVG charts, no scripts, A4 print).
 [[nodiscard]] std::string render_markdown(const Report& report);
 [[nodiscard]] std::string render_html(const Report& report);
-[[nodiscard]] std::string render_json(const Report& report);
+enum class JsonStyle { pretty, line };
+[[nodiscard]] std::string render_json(const Report& report, JsonStyle style = JsonStyle::pretty);
+// A batch line that could not be evaluated: {"schema_version", "line", "status": 2, "error"}.
+[[nodiscard]] std::string render_batch_error(std::size_t line, const std::string& message);
 
 [[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog, Language language = Language::en);
 [[nodiscard]] std::string render_catalog_list_json(const Catalog& catalog);

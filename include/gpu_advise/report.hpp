@@ -70,6 +70,7 @@ struct Report {
   std::vector<Rejection> rejected;
   std::vector<WayOut> ways_out;
   std::vector<std::string> assumptions;
+  std::optional<int> batch_line;      // batch: the input line this report answers
   std::vector<std::string> warnings;  // about the run as a whole (a rule file's rule that matched no card)
 
   [[nodiscard]] bool anything_fits() const { return !recommendations.empty() || omitted > 0; }

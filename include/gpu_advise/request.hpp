@@ -94,6 +94,7 @@ struct Request {
   Region region = Region::global;    // where the cards are bought or rented
   bool explain = false;              // --explain: every rule's verdict per card
   std::vector<std::string> gpu_ids;  // only consider these card ids (resolved); empty = all
+  std::vector<std::string> compare;  // compare: these cards side by side, in this order
   std::optional<int> count;          // fix the number of cards
   std::optional<int> top;            // list at most this many recommendations
   int max_gpus = 65536;              // the largest cluster considered

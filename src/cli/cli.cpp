@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
@@ -80,6 +83,8 @@ struct Flags {
   std::string region;
   bool explain = false;
   std::string rules_validate_file;
+  std::vector<std::string> compare_ids;
+  std::string batch_file;
   std::string show_id;
   std::string validate_file;
   // sizing
@@ -186,7 +191,7 @@ int text_width(bool to_file) {
 }
 
 // The model the flags describe: exactly one of --params, --model, --model-config.
-ModelShape resolve_model(const Flags& flags) {
+ModelShape resolve_model(const Flags& flags, const ModelCatalog& presets) {
   const int given = !flags.params.empty() + !flags.model.empty() + !flags.model_config.empty();
   if (given == 0) {
     throw UsageError("describe the model with --params (e.g. 70B), --model (a preset, see 'gpu-advise models') or "
@@ -199,7 +204,7 @@ ModelShape resolve_model(const Flags& flags) {
     throw UsageError("--active-params goes with --params (presets and config.json already know their active size)");
   }
   if (!flags.model.empty()) {
-    return load_embedded_models().resolve(flags.model);
+    return presets.resolve(flags.model);
   }
   if (!flags.model_config.empty()) {
     return load_hf_config(flags.model_config);
@@ -394,6 +399,153 @@ std::string explain_extras(const CLI::ExtrasError& e, const CLI::App& app) {
   return message;
 }
 
+// One JSON Lines request into Flags: keys are the flags' names (with '_' for
+// '-'); values are strings, numbers, booleans or, for repeatable flags, lists.
+Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
+  if (!line.is_object()) {
+    throw UsageError("expected a JSON object, such as {\"params\": \"70B\", \"task\": \"lora\"}");
+  }
+  Flags f;
+  f.catalogs = defaults.catalogs;
+  f.rules = defaults.rules;
+  f.lang = defaults.lang;
+  auto text = [](const nlohmann::json& value, const std::string& key) -> std::string {
+    if (value.is_string()) {
+      return value.get<std::string>();
+    }
+    if (value.is_number_integer()) {
+      return std::to_string(value.get<std::int64_t>());
+    }
+    if (value.is_number_float()) {
+      return fmt::format("{:.17g}", value.get<double>());
+    }
+    throw UsageError(fmt::format("\"{}\": expected a string or a number, found {}", key, value.dump()));
+  };
+  auto list = [&](const nlohmann::json& value, const std::string& key) {
+    std::vector<std::string> out;
+    if (value.is_array()) {
+      for (const auto& item : value) {
+        out.push_back(text(item, key));
+      }
+    } else {
+      out.push_back(text(value, key));
+    }
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::string*>> strings = {
+      {"params", &f.params},           {"active_params", &f.active_params},
+      {"model", &f.model},             {"model_config", &f.model_config},
+      {"task", &f.task},               {"budget", &f.budget},
+      {"count", &f.count},             {"top", &f.top},
+      {"max_gpus", &f.max_gpus},       {"seq_len", &f.seq_len},
+      {"micro_batch", &f.micro_batch}, {"zero", &f.zero},
+      {"recompute", &f.recompute},     {"lora_rank", &f.lora_rank},
+      {"lora_targets", &f.lora_targets}, {"optimizer", &f.optimizer},
+      {"tokens", &f.tokens},           {"epochs", &f.epochs},
+      {"deadline", &f.deadline},       {"precision", &f.precision},
+      {"kv_precision", &f.kv_precision}, {"context", &f.context},
+      {"output_tokens", &f.output_tokens}, {"concurrency", &f.concurrency},
+      {"region", &f.region},           {"mode", &f.mode},
+      {"lang", &f.lang}};
+  std::vector<std::string> known = {"gpu", "price", "fp8", "explain"};
+  for (const auto& [key, target] : strings) {
+    known.push_back(key);
+  }
+  for (const auto& [key, value] : line.items()) {
+    if (value.is_null()) {
+      continue;
+    }
+    bool handled = false;
+    for (const auto& [name, target] : strings) {
+      if (name == key) {
+        *target = text(value, key);
+        handled = true;
+      }
+    }
+    if (handled) {
+      continue;
+    }
+    if (key == "gpu") {
+      f.gpus = list(value, key);
+    } else if (key == "price") {
+      f.prices = list(value, key);
+    } else if (key == "fp8" || key == "explain") {
+      if (!value.is_boolean()) {
+        throw UsageError(fmt::format("\"{}\": expected true or false, found {}", key, value.dump()));
+      }
+      (key == "fp8" ? f.fp8 : f.explain) = value.get<bool>();
+    } else {
+      std::string message = fmt::format("unknown field \"{}\"", key);
+      if (const auto suggestion = text::did_you_mean(key, known)) {
+        message += fmt::format("; did you mean \"{}\"?", *suggestion);
+      }
+      throw UsageError(message);
+    }
+  }
+  if (f.budget.empty()) {
+    f.budget = "medium";
+  }
+  return f;
+}
+
+// Streams JSON Lines: each request's result (the --format json document on one
+// line, with its line number) or error object, flushed as it is written, so
+// memory does not grow with the input.
+int run_batch(const Flags& flags, const Catalog& catalog, const RuleSet& rules, const ModelCatalog& presets,
+              Language language, std::ostream& out) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (!flags.batch_file.empty() && flags.batch_file != "-") {
+    (void)read_data_file(flags.batch_file);  // the same checks as every data file
+    file.open(flags.batch_file);
+    in = &file;
+  }
+  if (!flags.output.empty()) {
+    throw UsageError("batch writes to standard output; redirect it instead of --output");
+  }
+  bool nothing_fits = false;
+  bool invalid = false;
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(*in, line)) {
+    ++number;
+    if (text::trim(line).empty()) {
+      continue;
+    }
+    try {
+      if (line.size() > 1024 * 1024) {
+        throw UsageError("the line is longer than 1 MiB");
+      }
+      nlohmann::json request_json;
+      try {
+        request_json = nlohmann::json::parse(line);
+      } catch (const nlohmann::json::exception& e) {
+        throw UsageError(fmt::format("not valid JSON: {}", e.what()));
+      }
+      const Flags line_flags = flags_from_json(request_json, flags);
+      const Language line_language =
+          line_flags.lang.empty() ? language : parse_choice<Language>(line_flags.lang, "lang");
+      const ModelShape model = resolve_model(line_flags, presets);
+      const Request request = to_request(line_flags, catalog, model);
+      Report report = advise(request, model, catalog, rules, line_language);
+      report.batch_line = static_cast<int>(number);
+      nothing_fits = nothing_fits || !report.anything_fits();
+      out << render_json(report, JsonStyle::line);
+    } catch (const DataError& e) {
+      invalid = true;
+      out << render_batch_error(number, e.what());
+    } catch (const Error& e) {
+      invalid = true;
+      out << render_batch_error(number, e.what());
+    }
+    out.flush();
+  }
+  if (invalid) {
+    return static_cast<int>(ExitCode::bad_input);
+  }
+  return static_cast<int>(nothing_fits ? ExitCode::nothing_fits : ExitCode::ok);
+}
+
 int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   Flags flags;
   CLI::App app{"gpu-advise: which accelerators to rent or buy for a large-language-model workload, how many, "
@@ -475,6 +627,13 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
 
   auto* recommend = app.add_subcommand("recommend", "Rank the cards for a workload (the default command)");
   recommend->fallthrough();
+  auto* compare_cmd = app.add_subcommand("compare", "Compare chosen cards side by side for a workload");
+  compare_cmd->add_option("ids", flags.compare_ids, "Two or more card ids or aliases")->required()->expected(2, 64);
+  compare_cmd->fallthrough();
+  auto* batch_cmd = app.add_subcommand(
+      "batch", "Evaluate JSON Lines requests (one per line, fields named like the flags) into JSON Lines results");
+  batch_cmd->add_option("file", flags.batch_file, "Input file, or - (default) for standard input");
+  batch_cmd->fallthrough();
   auto* models_cmd = app.add_subcommand("models", "List the model presets (--model NAME)");
   models_cmd->fallthrough();
   auto* rules_cmd = app.add_subcommand("rules", "List or validate scenario rules");
@@ -560,8 +719,25 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
 
   const RuleSet rules = load_rules(flags.rules);
-  const ModelShape model = resolve_model(flags);
-  const Request request = to_request(flags, catalog, model);
+  const ModelCatalog presets = load_embedded_models();
+  if (batch_cmd->parsed()) {
+    return run_batch(flags, catalog, rules, presets, language, out);
+  }
+  Flags chosen = flags;
+  if (compare_cmd->parsed()) {
+    if (!flags.gpus.empty()) {
+      throw UsageError("compare takes its cards as arguments; --gpu does not apply");
+    }
+    chosen.gpus = flags.compare_ids;
+  }
+  const ModelShape model = resolve_model(chosen, presets);
+  Request request = to_request(chosen, catalog, model);
+  if (compare_cmd->parsed()) {
+    request.compare = request.gpu_ids;
+    if (request.compare.size() < 2) {
+      throw UsageError("compare needs two or more different cards");
+    }
+  }
   const Report report = advise(request, model, catalog, rules, language);
   const bool to_file = !flags.output.empty();
   std::string rendered;

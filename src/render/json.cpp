@@ -54,6 +54,7 @@ ordered request_json(const Request& r) {
   out["region"] = to_string(r.region);
   out["explain"] = r.explain;
   out["gpus"] = r.gpu_ids;
+  out["compare"] = r.compare;
   out["count"] = optional_value(r.count);
   out["top"] = optional_value(r.top);
   out["max_gpus"] = r.max_gpus;
@@ -298,9 +299,16 @@ std::string dump(const ordered& document) { return document.dump(2) + "\n"; }
 
 }  // namespace
 
-std::string render_json(const Report& report) {
+std::string render_batch_error(std::size_t line, const std::string& message) {
+  return ordered{{"schema_version", json_schema_version}, {"line", line}, {"status", 2}, {"error", message}}.dump() + "\n";
+}
+
+std::string render_json(const Report& report, JsonStyle style) {
   ordered out;
   out["schema_version"] = json_schema_version;
+  if (report.batch_line) {
+    out["line"] = *report.batch_line;
+  }
   out["tool"] = ordered{{"name", "gpu-advise"}, {"version", report.tool_version}};
   out["language"] = to_string(report.language);
   out["catalog"] = ordered{{"version", report.catalog.version}, {"updated", report.catalog.updated}};
@@ -331,7 +339,7 @@ std::string render_json(const Report& report) {
   out["ways_out"] = ways;
   out["assumptions"] = report.assumptions;
   out["warnings"] = report.warnings;
-  return dump(out);
+  return style == JsonStyle::line ? out.dump() + "\n" : dump(out);
 }
 
 std::string render_catalog_list_json(const Catalog& catalog) {

@@ -13,6 +13,7 @@
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/wording.hpp"
 #include "quantity_format.hpp"
+#include "render/comparison.hpp"
 
 namespace gpu_advise {
 
@@ -95,6 +96,16 @@ std::vector<Block> build(const Report& report) {
                              say(l, r.region == Region::cn ? Phrase::region_cn : Phrase::region_global)},
                             {say(l, Phrase::label_mode), say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)}},
                            {false, false}});
+  if (!r.compare.empty()) {
+    const render::Comparison c = render::comparison(report);
+    doc.push_back(Heading{2, l == Language::zh ? "并列对比" : "Side by side"});
+    TableBlock table{c.header, c.rows, std::vector<bool>(c.header.size(), false)};
+    doc.push_back(table);
+    for (const auto& [name, lines] : c.notes) {
+      doc.push_back(Heading{3, name});
+      doc.push_back(Bullets{lines});
+    }
+  }
   if (!report.anything_fits()) {
     doc.push_back(Paragraph{say(l, r.gpu_ids.empty() ? Phrase::nothing_fits : Phrase::nothing_fits_selected), true});
     if (!report.ways_out.empty()) {

@@ -13,6 +13,7 @@
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "quantity_format.hpp"
+#include "render/comparison.hpp"
 #include "render/table.hpp"
 
 namespace gpu_advise {
@@ -218,7 +219,24 @@ std::string render_text(const Report& report, const TextStyle& style) {
   const std::size_t width = static_cast<std::size_t>(std::max(style.width, 0));
   std::string out = paint.bold(bullet(header_line(report), width, "", "")) + "\n";
 
-  if (report.anything_fits()) {
+  if (!report.request.compare.empty()) {
+    const render::Comparison c = render::comparison(report);
+    std::vector<std::pair<std::string, Align>> columns;
+    for (std::size_t i = 0; i < c.header.size(); ++i) {
+      columns.emplace_back(c.header[i], i == 0 ? Align::left : Align::right);
+    }
+    Table table(columns);
+    for (const auto& row : c.rows) {
+      table.add_row(row);
+    }
+    out += table.to_string();  // every figure whole: a comparison is read across, not cut to fit
+    for (const auto& [name, lines] : c.notes) {
+      out += "\n" + paint.bold(name) + "\n";
+      for (const auto& line : lines) {
+        out += bullet(line, width);
+      }
+    }
+  } else if (report.anything_fits()) {
     out += paint.good(bullet(headline(report), width, "", "  ")) + "\n";
     const bool training = is_training(report.request.task);
     const bool rent = report.request.mode == CostMode::rent;
@@ -268,7 +286,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
     }
   }
 
-  if (!report.rejected.empty()) {
+  if (!report.rejected.empty() && report.request.compare.empty()) {
     out += "\n" + paint.bold(say(l, Phrase::rejected, report.rejected.size())) + "\n";
     std::string lines;
     for (const auto& r : report.rejected) {

@@ -1,0 +1,100 @@
+#include "render/comparison.hpp"
+
+#include <fmt/format.h>
+
+#include "gpu_advise/advisor.hpp"
+#include "gpu_advise/text.hpp"
+#include "gpu_advise/wording.hpp"
+#include "quantity_format.hpp"
+
+namespace gpu_advise::render {
+
+namespace {
+std::string pick(Language l, std::string_view en, std::string_view zh) {
+  return std::string(l == Language::zh ? zh : en);
+}
+
+std::string money_range(const std::optional<Range>& r) {
+  return r ? fmt::format("{} ({} - {})", format::money(r->typical), format::money(r->low), format::money(r->high))
+           : std::string("-");
+}
+}  // namespace
+
+Comparison comparison(const Report& report) {
+  const Language l = report.language;
+  const Request& r = report.request;
+  Comparison c;
+  c.header.push_back("");
+  std::vector<const Recommendation*> fitting;
+  std::vector<const Rejection*> rejected;
+  for (const auto& id : r.compare) {
+    const Recommendation* rec = nullptr;
+    const Rejection* rej = nullptr;
+    for (const auto& x : report.recommendations) {
+      rec = x.gpu.id == id ? &x : rec;
+    }
+    for (const auto& x : report.rejected) {
+      rej = x.gpu.id == id ? &x : rej;
+    }
+    fitting.push_back(rec);
+    rejected.push_back(rej);
+    c.header.push_back(rec ? rec->gpu.name : rej ? rej->gpu.name : id);
+  }
+  auto row = [&](std::string label, auto value) {
+    std::vector<std::string> cells{std::move(label)};
+    for (std::size_t i = 0; i < r.compare.size(); ++i) {
+      cells.push_back(fitting[i] ? value(*fitting[i]) : (i == 0 && false ? "" : "-"));
+    }
+    c.rows.push_back(std::move(cells));
+  };
+  std::vector<std::string> verdict{pick(l, "Fits", "是否可行")};
+  for (std::size_t i = 0; i < r.compare.size(); ++i) {
+    verdict.push_back(fitting[i] ? fmt::format("#{}", fitting[i]->rank)
+                                 : pick(l, "no: ", "否：") + (rejected[i] ? text::join(rejected[i]->reasons, "; ") : ""));
+  }
+  c.rows.push_back(verdict);
+  row(say(l, Phrase::col_score), [](const Recommendation& x) { return fmt::format("{:.0f}", x.score.total); });
+  row(say(l, Phrase::col_count), [](const Recommendation& x) { return std::to_string(x.estimate.count); });
+  row(say(l, Phrase::col_layout), [](const Recommendation& x) { return x.layout_text; });
+  row(say(l, Phrase::col_memory), [](const Recommendation& x) {
+    return fmt::format("{} / {}", format::gib(x.estimate.per_gpu.total()), format::number(x.gpu.memory.capacity_gib));
+  });
+  if (is_training(r.task)) {
+    row(say(l, Phrase::col_time_range), [&](const Recommendation& x) {
+      const auto& w = x.estimate.training->wall_hours;
+      return fmt::format("{} ({} - {})", say_duration(l, w.typical), say_duration(l, w.low), say_duration(l, w.high));
+    });
+    row(pick(l, "GPU-hours", "卡时"),
+        [](const Recommendation& x) { return format::number(x.estimate.training->gpu_hours.typical); });
+  } else {
+    row(say(l, Phrase::col_throughput_range), [](const Recommendation& x) {
+      const auto& t = x.estimate.inference->tokens_per_s;
+      return fmt::format("{:.0f} ({:.0f} - {:.0f})", t.typical, t.low, t.high);
+    });
+    row(pick(l, "TTFT / TPOT (ms)", "首 token / 每 token（毫秒）"), [](const Recommendation& x) {
+      return fmt::format("{:.0f} / {:.0f}", x.estimate.inference->ttft_ms.typical, x.estimate.inference->tpot_ms.typical);
+    });
+    row(pick(l, "Max concurrency", "最大并发"),
+        [](const Recommendation& x) { return std::to_string(x.estimate.inference->max_concurrency); });
+    row(say(l, Phrase::col_rent_per_m), [](const Recommendation& x) { return money_range(x.estimate.cost.usd_per_million_tokens); });
+  }
+  row(pick(l, "Rent", "租金"), [](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd); });
+  row(pick(l, "Buy (cards)", "购卡"), [](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd); });
+  for (std::size_t i = 0; i < r.compare.size(); ++i) {
+    std::vector<std::string> lines;
+    if (fitting[i]) {
+      lines = fitting[i]->rationale;
+    } else if (rejected[i]) {
+      lines = rejected[i]->reasons;
+      for (const auto& f : rejected[i]->findings) {
+        if (f.fired && f.effect != EffectKind::reject) {
+          lines.push_back(f.message);
+        }
+      }
+    }
+    c.notes.emplace_back(c.header[i + 1], lines);
+  }
+  return c;
+}
+
+}  // namespace gpu_advise::render

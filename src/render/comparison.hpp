@@ -1,0 +1,21 @@
+// The side-by-side table of `gpu-advise compare`: one column per chosen card
+// (in the order given), one row per figure. Shared by the text, Markdown and
+// HTML renderers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpu_advise/report.hpp"
+
+namespace gpu_advise::render {
+
+struct Comparison {
+  std::vector<std::string> header;             // "", card names...
+  std::vector<std::vector<std::string>> rows;  // label, value per card
+  std::vector<std::pair<std::string, std::vector<std::string>>> notes;  // card name, its reasons and notes
+};
+
+[[nodiscard]] Comparison comparison(const Report& report);
+
+}  // namespace gpu_advise::render
