@@ -419,6 +419,11 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
 
   score_and_rank(options, rules.weights(request.budget), request.mode,
                  is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count);
+  // Cut to --top before writing the rationale: nobody reads the rest.
+  if (request.top && options.size() > static_cast<std::size_t>(*request.top)) {
+    report.omitted = options.size() - static_cast<std::size_t>(*request.top);
+    options.resize(static_cast<std::size_t>(*request.top));
+  }
   for (auto& option : options) {
     option.rationale = rationale_for(request, option, option.score.cost_known && option.score.cost >= 1.0,
                                      option.score.speed >= 1.0, language);
@@ -427,10 +432,6 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
         option.rationale.push_back(rule_line(f, language));
       }
     }
-  }
-  if (request.top && options.size() > static_cast<std::size_t>(*request.top)) {
-    report.omitted = options.size() - static_cast<std::size_t>(*request.top);
-    options.resize(static_cast<std::size_t>(*request.top));
   }
   report.recommendations = std::move(options);
   if (!report.anything_fits()) {

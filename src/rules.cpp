@@ -302,6 +302,13 @@ std::optional<FieldValue> field_value(std::string_view name, const Facts& facts)
   return field ? field->get(facts) : std::nullopt;
 }
 
+std::optional<FieldValue> field_value(int field_index, const Facts& facts) {
+  const auto& fields = registry();
+  return field_index >= 0 && static_cast<std::size_t>(field_index) < fields.size()
+             ? fields[static_cast<std::size_t>(field_index)].get(facts)
+             : std::nullopt;
+}
+
 bool RuleCondition::matches(const Facts& facts) const {
   switch (kind) {
     case Kind::all:
@@ -311,7 +318,7 @@ bool RuleCondition::matches(const Facts& facts) const {
     case Kind::negate: return !children.front().matches(facts);
     case Kind::compare: break;
   }
-  const auto value = field_value(field, facts);
+  const auto value = field_index >= 0 ? field_value(field_index, facts) : field_value(field, facts);
   if (op == Operator::exists) {
     return value.has_value() == std::get<bool>(values.front());
   }
@@ -650,6 +657,7 @@ class RulesParser {
         m_diagnostics.error(*map.node("field", Presence::required), map.child_path("field"), message);
       } else {
         c.field = *field_name;
+        c.field_index = static_cast<int>(field - registry().data());
       }
     }
     // Exactly one operator besides `field`.

@@ -44,6 +44,7 @@ struct FieldInfo {
 // Every field a condition or a message placeholder may use.
 [[nodiscard]] const std::vector<FieldInfo>& rule_fields();
 [[nodiscard]] std::optional<FieldValue> field_value(std::string_view field, const Facts& facts);
+[[nodiscard]] std::optional<FieldValue> field_value(int field_index, const Facts& facts);
 
 enum class Operator { is, is_not, in, not_in, at_least, at_most, above, below, between, exists };
 [[nodiscard]] std::span<const EnumName<Operator>> names(Operator);
@@ -53,6 +54,7 @@ struct RuleCondition {
   Kind kind = Kind::compare;
   std::vector<RuleCondition> children;  // all / any: the parts; negate: one
   std::string field;
+  int field_index = -1;             // into rule_fields(), resolved at load time
   Operator op = Operator::is;
   std::vector<FieldValue> values;   // the operand(s), typed like the field
 

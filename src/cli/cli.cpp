@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <future>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -191,7 +192,21 @@ int text_width(bool to_file) {
 }
 
 // The model the flags describe: exactly one of --params, --model, --model-config.
-ModelShape resolve_model(const Flags& flags, const ModelCatalog& presets) {
+// The model presets, parsed only when a request names one.
+class Presets {
+ public:
+  const ModelCatalog& get() {
+    if (!m_models) {
+      m_models = load_embedded_models();
+    }
+    return *m_models;
+  }
+
+ private:
+  std::optional<ModelCatalog> m_models;
+};
+
+ModelShape resolve_model(const Flags& flags, Presets& presets) {
   const int given = !flags.params.empty() + !flags.model.empty() + !flags.model_config.empty();
   if (given == 0) {
     throw UsageError("describe the model with --params (e.g. 70B), --model (a preset, see 'gpu-advise models') or "
@@ -204,7 +219,7 @@ ModelShape resolve_model(const Flags& flags, const ModelCatalog& presets) {
     throw UsageError("--active-params goes with --params (presets and config.json already know their active size)");
   }
   if (!flags.model.empty()) {
-    return presets.resolve(flags.model);
+    return presets.get().resolve(flags.model);
   }
   if (!flags.model_config.empty()) {
     return load_hf_config(flags.model_config);
@@ -491,8 +506,8 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
 // Streams JSON Lines: each request's result (the --format json document on one
 // line, with its line number) or error object, flushed as it is written, so
 // memory does not grow with the input.
-int run_batch(const Flags& flags, const Catalog& catalog, const RuleSet& rules, const ModelCatalog& presets,
-              Language language, std::ostream& out) {
+int run_batch(const Flags& flags, const Catalog& catalog, const RuleSet& rules, Presets& presets, Language language,
+              std::ostream& out) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (!flags.batch_file.empty() && flags.batch_file != "-") {
@@ -706,6 +721,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
 
+  // The catalog and the rules are independent: parse them side by side.
+  auto rules_loading = std::async(std::launch::async, [&] { return load_rules(flags.rules); });
   const Catalog catalog = load_catalog(flags.catalogs);
   if (list_cmd->parsed()) {
     emit(flags, format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog, language),
@@ -718,8 +735,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
 
-  const RuleSet rules = load_rules(flags.rules);
-  const ModelCatalog presets = load_embedded_models();
+  const RuleSet rules = rules_loading.get();
+  Presets presets;
   if (batch_cmd->parsed()) {
     return run_batch(flags, catalog, rules, presets, language, out);
   }
