@@ -5,6 +5,13 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     -Wall -Wextra -Wno-missing-field-initializers -Wpedantic -Wshadow -Wconversion -Wsign-conversion
     -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Woverloaded-virtual
     -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+  # GCC 12 at -O2/-O3 reports std::string's own memcpy in `"x" + std::string&&`
+  # as a possible overlap: a known false positive of GCC 12 in C++20 mode
+  # (google/googletest#4108, open-telemetry/opentelemetry-cpp#2134) that moves
+  # from line to line as inlining changes, so it is silenced for GCC 12 only.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(gpu_advise_warnings INTERFACE -Wno-restrict)
+  endif()
   if(GPU_ADVISE_WARNINGS_AS_ERRORS)
     target_compile_options(gpu_advise_warnings INTERFACE -Werror)
   endif()

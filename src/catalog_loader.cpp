@@ -1,4 +1,4 @@
-// Loads data/gpus.yaml (embedded) and --catalog files, strictly: unknown keys,
+// Parses catalog YAML (data/gpus.yaml at build time, --catalog files at run time) strictly: unknown keys,
 // bad enum values, wrong types, missing or out-of-range values and duplicate
 // ids are all reported, located, before failing.
 #include <algorithm>
@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "embedded_data.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 #include "yaml_reader.hpp"
@@ -23,7 +22,6 @@ using yaml::MapReader;
 using yaml::Presence;
 
 constexpr int supported_schema_version = 1;
-constexpr std::string_view embedded_catalog_path = "data/gpus.yaml";
 
 // Physical plausibility limits: far above any card of today, so a typo of
 // orders of magnitude (or a sparse-for-dense mix-up by 1000x) is caught.
@@ -429,31 +427,6 @@ std::string read_data_file(const std::filesystem::path& path) {
 
 Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role) {
   return parse_catalog(read_data_file(path), path.string(), role);
-}
-
-Catalog load_embedded_catalog() {
-  for (const auto& file : embedded::files()) {
-    if (file.path == embedded_catalog_path) {
-      return parse_catalog(file.content, fmt::format("embedded:{}", file.path), CatalogRole::base);
-    }
-  }
-  throw Error("the embedded catalog is missing from this build");
-}
-
-Catalog load_catalog(const std::vector<std::string>& overlay_files) {
-  Catalog catalog = load_embedded_catalog();
-  std::vector<Diagnostic> problems;
-  for (const auto& file : overlay_files) {
-    try {
-      catalog.merge(load_catalog_file(file, CatalogRole::overlay));
-    } catch (const DataError& e) {
-      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
-    }
-  }
-  if (!problems.empty()) {
-    throw DataError(std::move(problems));
-  }
-  return catalog;
 }
 
 }  // namespace gpu_advise

@@ -18,6 +18,8 @@ struct CatalogInfo {
   std::string version;               // e.g. "2026.11"
   std::string updated;               // YYYY-MM-DD
   std::vector<std::string> origins;  // the files merged into it, in order
+
+  friend bool operator==(const CatalogInfo&, const CatalogInfo&) = default;
 };
 
 class Catalog {
@@ -44,6 +46,9 @@ class Catalog {
 
   // find() or a UsageError that says what matched, or what might have been meant.
   [[nodiscard]] const GpuSpec& resolve(std::string_view query) const;
+
+  // Field for field (the compiled catalog is tested equal to the parsed one).
+  friend bool operator==(const Catalog&, const Catalog&) = default;
 
  private:
   void apply_efficiency();

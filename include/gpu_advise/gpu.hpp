@@ -79,6 +79,8 @@ struct Range {
   double low = 0;
   double typical = 0;
   double high = 0;
+
+  friend bool operator==(const Range&, const Range&) = default;
 };
 
 struct MemorySpec {
@@ -86,6 +88,8 @@ struct MemorySpec {
   double capacity_gib = 0;        // what the runtime reports (nvidia-smi MiB / 1024)
   std::string type;               // HBM3e, GDDR6, ...
   double bandwidth_gb_per_s = 0;  // peak, decimal GB/s
+
+  friend bool operator==(const MemorySpec&, const MemorySpec&) = default;
 };
 
 // Dense peak throughput per precision; nullopt = the card has no such mode
@@ -98,12 +102,16 @@ struct ComputeSpec {
   std::optional<double> fp8_tflops;
   std::optional<double> fp4_tflops;
   std::optional<double> int8_tops;
+
+  friend bool operator==(const ComputeSpec&, const ComputeSpec&) = default;
 };
 
 struct InterconnectSpec {
   std::string name;
   double bandwidth_gb_per_s = 0;  // per GPU, bidirectional
   int domain_size = 1;            // GPUs sharing the scale-up fabric (1 = none)
+
+  friend bool operator==(const InterconnectSpec&, const InterconnectSpec&) = default;
 };
 
 struct Availability {
@@ -111,6 +119,8 @@ struct Availability {
   std::string verified;  // YYYY-MM or YYYY-MM-DD
   std::string since;     // optional
   std::string note;      // optional
+
+  friend bool operator==(const Availability&, const Availability&) = default;
 };
 
 struct PriceQuote {
@@ -122,6 +132,8 @@ struct PriceQuote {
   Region region = Region::global;             // where the quote applies
   std::string date;
   std::string source;
+
+  friend bool operator==(const PriceQuote&, const PriceQuote&) = default;
 };
 
 // How close a card's architecture gets to its peaks in practice, low /
@@ -132,6 +144,8 @@ struct Efficiency {
   Range decode_bandwidth{0.60, 0.72, 0.85};     // share of peak memory bandwidth reached in decode
   Range prefill_compute{0.35, 0.50, 0.65};      // share of dense peak reached in prefill
   std::vector<std::string> sources;
+
+  friend bool operator==(const Efficiency&, const Efficiency&) = default;
 };
 
 struct GpuSpec {
@@ -158,6 +172,8 @@ struct GpuSpec {
   std::string notes;
   Efficiency efficiency;  // from its architecture's entry
   std::string origin;  // the file this card came from (embedded data/gpus.yaml or --catalog FILE)
+
+  friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 
   // The confidence of one field: its override, else the card's.
   [[nodiscard]] Confidence confidence_of(std::string_view key_path) const;

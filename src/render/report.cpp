@@ -309,7 +309,7 @@ std::string to_markdown(const std::vector<Block>& doc) {
     } else if (const auto* t = std::get_if<TableBlock>(&block)) {
       out += "|";
       for (const auto& cell : t->header) {
-        out += " " + md_escape(cell) + " |";
+        out += fmt::format(" {} |", md_escape(cell));
       }
       out += "\n|";
       for (std::size_t c = 0; c < t->header.size(); ++c) {
@@ -319,7 +319,7 @@ std::string to_markdown(const std::vector<Block>& doc) {
       for (const auto& row : t->rows) {
         out += "|";
         for (const auto& cell : row) {
-          out += " " + md_escape(cell) + " |";
+          out += fmt::format(" {} |", md_escape(cell));
         }
         out += "\n";
       }

@@ -231,7 +231,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
     }
     out += table.to_string();  // every figure whole: a comparison is read across, not cut to fit
     for (const auto& [name, lines] : c.notes) {
-      out += "\n" + paint.bold(name) + "\n";
+      out += fmt::format("\n{}\n", paint.bold(name));
       for (const auto& line : lines) {
         out += bullet(line, width);
       }
@@ -319,7 +319,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
     }
   }
 
-  out += "\n" + paint.bold(say(l, Phrase::assumptions)) + "\n";
+  out += fmt::format("\n{}\n", paint.bold(say(l, Phrase::assumptions)));
   for (const auto& a : report.assumptions) {
     out += bullet(a, width);
   }
