@@ -25,6 +25,8 @@ if [ "$mode" = test ]; then
   packages+=(python3 python3-jsonschema chromium fonts-noto-cjk)
   # The sanitizer build uses g++; the fuzz targets need clang and libFuzzer.
   packages+=(clang-14 libfuzzer-14-dev)
+  # CI builds the benchmarks so they keep compiling (docs/performance.md).
+  packages+=(libbenchmark-dev)
 fi
 
 missing=()
