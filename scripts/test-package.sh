@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Builds the release .deb, installs it with dpkg, runs the main command from
-# PATH, checks the man page and the bash completion, then removes it.
-# Needs root (CI runs as root). Used by .ci/run.
+# Builds the release .deb and tests it twice:
+#  1. on this machine: dpkg -i, the main command from PATH, the man page and
+#     the bash completion, then dpkg -r;
+#  2. on a clean Debian 12: a minimal bookworm root made by debootstrap (cached
+#     in build/debian12-root, copied fresh for every run), where apt installs
+#     the .deb and resolves its dependencies from the Debian archive, as on a
+#     user's machine, and the main command runs from / inside it.
+# Needs root (CI runs as root) and the Debian archive (GPU_ADVISE_DEBIAN_MIRROR,
+# default http://deb.debian.org/debian). Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --workflow --preset release >/dev/null
@@ -9,8 +15,18 @@ cmake --workflow --preset release >/dev/null
 deb=$(ls build/release/gpu-advise_*_*.deb | head -1)
 echo "package: $deb"
 dpkg-deb --info "$deb" | grep -E 'Package|Version|Depends'
+
+pristine=build/debian12-root
+root=build/debian12-test
+cleanup() {
+  dpkg -r gpu-advise >/dev/null 2>&1 || true
+  if mountpoint -q "$root/proc" 2>/dev/null; then umount "$root/proc"; fi
+  rm -rf "$root"
+}
+trap cleanup EXIT
+
+# 1. This machine.
 dpkg -i "$deb" >/dev/null
-trap 'dpkg -r gpu-advise >/dev/null 2>&1 || true' EXIT
 command -v gpu-advise
 (cd / && gpu-advise --params 70B --task lora --budget low >/tmp/gpu-advise-package.out) && head -3 /tmp/gpu-advise-package.out
 test -f /usr/share/man/man1/gpu-advise.1.gz
@@ -18,4 +34,29 @@ test -f /usr/share/bash-completion/completions/gpu-advise
 test -f /usr/share/doc/gpu-advise/methodology.md
 man -l /usr/share/man/man1/gpu-advise.1.gz >/dev/null 2>&1 || zcat /usr/share/man/man1/gpu-advise.1.gz | head -1 >/dev/null
 bash -c 'source /usr/share/bash-completion/completions/gpu-advise && complete -p gpu-advise' >/dev/null
-echo "package: installed, ran, removed"
+dpkg -r gpu-advise >/dev/null
+echo "package: installed, ran and removed on this machine"
+
+# 2. A clean Debian 12.
+if [ ! -x "$pristine/usr/bin/apt-get" ]; then
+  if ! command -v debootstrap >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+  fi
+  rm -rf "$pristine"
+  debootstrap --variant=minbase bookworm "$pristine" "${GPU_ADVISE_DEBIAN_MIRROR:-http://deb.debian.org/debian}" >/dev/null
+fi
+rm -rf "$root"
+cp -a "$pristine" "$root"
+cp "$deb" "$root/tmp/gpu-advise.deb"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+mount -t proc proc "$root/proc"
+in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 "$@"; }
+in_root dpkg-query -W gpu-advise >/dev/null 2>&1 && { echo "package: the clean root already has gpu-advise" >&2; exit 1; }
+log=build/debian12-apt.log
+in_root apt-get update -qq >"$log" 2>&1 || { cat "$log"; exit 1; }
+in_root apt-get install -y -qq --no-install-recommends /tmp/gpu-advise.deb >"$log" 2>&1 || { cat "$log"; exit 1; }
+echo "package: apt pulled in $(in_root dpkg-query -W -f='${Package} ' libfmt9 libyaml-cpp0.7)"
+in_root sh -c 'cd / && gpu-advise --params 70B --task lora --budget low' >/tmp/gpu-advise-clean.out
+head -3 /tmp/gpu-advise-clean.out
+in_root test -f /usr/share/man/man1/gpu-advise.1.gz
+echo "package: installed with apt and ran on a clean Debian 12 ($(cat "$root/etc/debian_version"))"
