@@ -83,23 +83,13 @@ void BM_Advise(benchmark::State& state) {
 }
 BENCHMARK(BM_Advise)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
 
-// One recommend and its JSON line: what batch does per request.
+// One recommend and its JSON line: what batch does per request. The second
+// argument is "top": 0 lists every card, 1 only the winner (as CI pipelines ask).
 void BM_BatchRequest(benchmark::State& state) {
-  const Request r = request(tasks[state.range(0)]);
-  const ModelShape model = infer_shape(r.params);
-  for (auto _ : state) {
-    const Report report = advise(r, model, catalog(), rules());
-    benchmark::DoNotOptimize(render_json(report, JsonStyle::line));
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.SetLabel(std::string(to_string(r.task)));
-}
-BENCHMARK(BM_BatchRequest)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
-
-// The same with --top 1, as CI pipelines that only want the winner ask.
-void BM_BatchRequestTop1(benchmark::State& state) {
   Request r = request(tasks[state.range(0)]);
-  r.top = 1;
+  if (state.range(1) > 0) {
+    r.top = static_cast<int>(state.range(1));
+  }
   const ModelShape model = infer_shape(r.params);
   for (auto _ : state) {
     const Report report = advise(r, model, catalog(), rules());
@@ -108,7 +98,10 @@ void BM_BatchRequestTop1(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetLabel(std::string(to_string(r.task)));
 }
-BENCHMARK(BM_BatchRequestTop1)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BatchRequest)
+    ->ArgNames({"task", "top"})
+    ->ArgsProduct({benchmark::CreateDenseRange(0, 4, 1), {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
 
 // Cost against catalog size: 30, 300 and 3,000 cards.
 void BM_CatalogSize(benchmark::State& state) {

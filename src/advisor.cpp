@@ -93,6 +93,17 @@ std::string describe(const EstimateNote& note, Language language) {
   return {};
 }
 
+std::string describe(const WayOut& way, Language language) {
+  const std::string condition =
+      way.drops.empty() ? std::string() : say(language, Phrase::way_out_without, text::join(way.drops, " / "));
+  const std::string price =
+      way.rent_usd_per_hour ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour)) : "";
+  const std::string time =
+      way.wall_hours ? say(language, Phrase::way_out_time, say_duration(language, *way.wall_hours)) : "";
+  return say(language, Phrase::way_out, describe(way.task, language), way.count, way.gpu_name, condition, price,
+             time);
+}
+
 namespace {
 
 std::string describe_memory(const Request& request, const MemoryBreakdown& m, Language language) {

@@ -20,5 +20,7 @@ namespace gpu_advise {
 [[nodiscard]] std::string describe(const Layout& layout, Task task, Language language);
 [[nodiscard]] std::string describe(const Shortfall& why, Language language);
 [[nodiscard]] std::string describe(const EstimateNote& note, Language language);
+// One way out of "nothing fits" in words: task, count and card, the flags it drops, price and time.
+[[nodiscard]] std::string describe(const WayOut& way, Language language);
 
 }  // namespace gpu_advise

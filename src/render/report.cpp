@@ -111,12 +111,7 @@ std::vector<Block> build(const Report& report) {
     if (!report.ways_out.empty()) {
       Bullets ways;
       for (const auto& w : report.ways_out) {
-        const std::string condition =
-            w.drops.empty() ? std::string() : say(l, Phrase::way_out_without, text::join(w.drops, " / "));
-        const std::string price =
-            w.rent_usd_per_hour ? say(l, Phrase::way_out_price, format::money(*w.rent_usd_per_hour)) : std::string();
-        const std::string time = w.wall_hours ? say(l, Phrase::way_out_time, say_duration(l, *w.wall_hours)) : "";
-        ways.items.push_back(say(l, Phrase::way_out, describe(w.task, l), w.count, w.gpu_name, condition, price, time));
+        ways.items.push_back(describe(w, l));
       }
       doc.push_back(Heading{3, say(l, Phrase::ways_out)});
       doc.push_back(ways);

@@ -276,12 +276,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
     if (!report.ways_out.empty()) {
       out += "\n" + paint.bold(say(l, Phrase::ways_out)) + "\n";
       for (const auto& w : report.ways_out) {
-        const std::string condition =
-            w.drops.empty() ? std::string() : say(l, Phrase::way_out_without, text::join(w.drops, " / "));
-        const std::string price =
-            w.rent_usd_per_hour ? say(l, Phrase::way_out_price, format::money(*w.rent_usd_per_hour)) : std::string();
-        const std::string time = w.wall_hours ? say(l, Phrase::way_out_time, say_duration(l, *w.wall_hours)) : "";
-        out += bullet(say(l, Phrase::way_out, describe(w.task, l), w.count, w.gpu_name, condition, price, time), width);
+        out += bullet(describe(w, l), width);
       }
     }
   }
