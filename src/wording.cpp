@@ -160,9 +160,10 @@ constexpr Entry entries[] = {
   {Phrase::budget_over_run, "the run costs about {}, over the {} budget", "整次训练约 {}，超出 {} 的预算"},
   {Phrase::budget_over_month, "a month of serving costs about {}, over the {} budget", "一个月服务约 {}，超出 {} 的预算"},
   {Phrase::assume_inferred,
-   "model shape inferred from {} ({} layers, hidden {}, {} KV heads, vocabulary {}); --model or --model-config give the "
-   "real shape",
-   "模型结构按 {} 推断（{} 层，隐藏维度 {}，KV 头 {} 个，词表 {}）；--model 或 --model-config 可给出真实结构"},
+   "model shape inferred from {}, its depth scaled to the requested size ({} layers, hidden {}, {} KV heads, "
+   "vocabulary {}); --model or --model-config give the real shape",
+   "模型结构按 {} 推断，层数按所需规模缩放（{} 层，隐藏维度 {}，KV 头 {} 个，词表 {}）；--model 或 --model-config "
+   "可给出真实结构"},
   {Phrase::assume_preset, "model: {} preset ({} parameters, {} layers, hidden {}, {} KV heads)",
    "模型：预设 {}（{} 参数，{} 层，隐藏维度 {}，KV 头 {} 个）"},
   {Phrase::assume_preset_moe, "model: {} preset ({} parameters, {} active, {} layers, hidden {}, {} KV heads)",
