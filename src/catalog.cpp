@@ -27,7 +27,9 @@ void Catalog::merge(const Catalog& overlay) {
     m_efficiency[architecture] = efficiency;
   }
   for (const auto& card : overlay.gpus()) {
-    const auto it = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return g.id == card.id; });
+    const std::string key = text::normalise_name(card.id);
+    const auto it = std::find_if(m_gpus.begin(), m_gpus.end(),
+                                 [&](const GpuSpec& g) { return text::normalise_name(g.id) == key; });
     if (it != m_gpus.end()) {
       *it = card;
     } else {
@@ -83,10 +85,10 @@ const GpuSpec& Catalog::resolve(std::string_view query) const {
     for (const auto* gpu : found.candidates) {
       ids.push_back(fmt::format("{} ({})", gpu->id, gpu->name));
     }
-    throw UsageError(fmt::format("'{}' is ambiguous: it names {} cards: {}; give one of these ids", query,
+    throw UsageError(fmt::format("'{}' is ambiguous: it names {} cards: {}; give one of these ids", text::excerpt(query),
                                  ids.size(), text::join(ids, ", ")));
   }
-  std::string message = fmt::format("unknown GPU '{}'", query);
+  std::string message = fmt::format("unknown GPU '{}'", text::excerpt(query));
   if (found.suggestion) {
     message += fmt::format("; did you mean '{}'?", *found.suggestion);
   }

@@ -41,7 +41,8 @@ bool valid_id(std::string_view id) {
 
 class CatalogParser {
  public:
-  CatalogParser(std::string_view source, CatalogRole role) : m_diagnostics(std::string(source)), m_role(role) {}
+  CatalogParser(std::string_view source, CatalogRole role, const Catalog* base)
+      : m_diagnostics(std::string(source)), m_role(role), m_base(base) {}
 
   Catalog parse(std::string_view text) {
     const YAML::Node document = yaml::parse(text, m_diagnostics);
@@ -96,6 +97,7 @@ class CatalogParser {
     }
     top.finish();
     check_duplicate_ids();
+    check_names(gpus);
     m_diagnostics.throw_if_any();
     return Catalog(std::move(info), std::move(gpus), std::move(efficiency));
   }
@@ -127,6 +129,15 @@ class CatalogParser {
       m_id_nodes.push_back({gpu.id, map.child_path("id"), *map.node("id", Presence::required)});
     }
     gpu.aliases = map.string_list("aliases", Presence::optional).value_or(std::vector<std::string>{});
+    if (const auto list = map.node("aliases", Presence::optional); list && list->IsSequence()) {
+      std::size_t index = 0;
+      for (const auto& item : *list) {
+        if (item.IsScalar() && !item.Scalar().empty()) {
+          m_alias_nodes.push_back({gpu.id, item.Scalar(), fmt::format("{}[{}]", map.child_path("aliases"), index), item});
+        }
+        ++index;
+      }
+    }
     gpu.vendor = map.enumeration<Vendor>("vendor", Presence::required).value_or(Vendor::nvidia);
     gpu.name = map.string("name", Presence::required).value_or("");
     gpu.architecture = map.enumeration<Architecture>("architecture", Presence::required).value_or(Architecture::ampere);
@@ -360,19 +371,115 @@ class CatalogParser {
     return out;
   }
 
+  // Ids are looked up ignoring case, spaces, '-' and '_', so they must differ in that form.
   void check_duplicate_ids() {
-    std::map<std::string, int> first_line;
+    std::map<std::string, std::pair<std::string, int>> first;
     for (const auto& entry : m_id_nodes) {
-      const auto [it, inserted] = first_line.emplace(entry.id, yaml::line_of(entry.node));
-      if (!inserted) {
+      const auto [it, inserted] =
+          first.emplace(text::normalise_name(entry.id), std::pair{entry.id, yaml::line_of(entry.node)});
+      if (inserted) {
+        continue;
+      }
+      if (it->second.first == entry.id) {
         m_diagnostics.error(entry.node, entry.path,
-                            fmt::format("duplicate id '{}' (first defined at line {})", entry.id, it->second));
+                            fmt::format("duplicate id '{}' (first defined at line {})", entry.id, it->second.second));
+      } else {
+        m_diagnostics.error(entry.node, entry.path,
+                            fmt::format("id '{}' is the same as id '{}' (line {}) once case, spaces, '-' and '_' are "
+                                        "ignored, as lookups ignore them; choose a distinct id",
+                                        entry.id, it->second.first, it->second.second));
       }
     }
   }
 
+  // Names that lookups could never reach, or that would silently shadow
+  // another card: aliases that normalise to nothing or to another card's id,
+  // and overlay ids that are a built-in card's id or alias spelt otherwise.
+  void check_names(const std::vector<GpuSpec>& gpus) {
+    // Every card that stays visible next to this file's cards: the file's own
+    // and the base's, less those this file replaces (same id).
+    struct Known {
+      std::string id;
+      std::string where;  // "line 12" or "built-in card" / the file it came from
+      const std::vector<std::string>* aliases;
+    };
+    std::vector<Known> known;
+    for (const auto& gpu : gpus) {
+      known.push_back({gpu.id, "in this file", &gpu.aliases});
+    }
+    if (m_base != nullptr) {
+      for (const auto& gpu : m_base->gpus()) {
+        const bool replaced = std::any_of(gpus.begin(), gpus.end(), [&](const GpuSpec& g) { return g.id == gpu.id; });
+        if (!replaced) {
+          known.push_back({gpu.id, describe_origin(gpu.origin), &gpu.aliases});
+        }
+      }
+    }
+    for (const auto& alias : m_alias_nodes) {
+      const std::string key = text::normalise_name(alias.alias);
+      if (key.empty()) {
+        m_diagnostics.error(alias.node, alias.path,
+                            fmt::format("alias '{}' is empty once spaces, '-' and '_' are ignored, so it can never "
+                                        "be looked up",
+                                        text::excerpt(alias.alias)));
+        continue;
+      }
+      for (const auto& other : known) {
+        if (other.id != alias.card && text::normalise_name(other.id) == key) {
+          m_diagnostics.error(alias.node, alias.path,
+                              fmt::format("alias '{}' of '{}' is the id of card '{}' ({}); an id always wins, so the "
+                                          "alias would never be used",
+                                          text::excerpt(alias.alias), alias.card, other.id, other.where));
+        }
+      }
+    }
+    if (m_base == nullptr) {
+      return;
+    }
+    std::vector<std::string> shadowed;
+    for (const auto& entry : m_id_nodes) {
+      const std::string key = text::normalise_name(entry.id);
+      for (const auto& base : m_base->gpus()) {
+        if (base.id == entry.id) {
+          continue;  // replaces that card, as documented
+        }
+        if (text::normalise_name(base.id) == key) {
+          m_diagnostics.error(entry.node, entry.path,
+                              fmt::format("id '{}' is the same as the {} '{}' once case, spaces, '-' and '_' are "
+                                          "ignored; use '{}' to replace that card, or choose a distinct id",
+                                          entry.id, describe_origin(base.origin), base.id, base.id));
+          continue;
+        }
+        for (const auto& alias : base.aliases) {
+          if (text::normalise_name(alias) == key) {
+            shadowed.push_back(fmt::format("'{}' of {}", alias, base.id));
+          }
+        }
+      }
+      if (!shadowed.empty()) {
+        m_diagnostics.error(entry.node, entry.path,
+                            fmt::format("id '{}' is also the alias {}; a new id would hide that alias from "
+                                        "lookups; choose a distinct id",
+                                        entry.id, text::join(shadowed, ", ")));
+        shadowed.clear();
+      }
+    }
+  }
+
+  static std::string describe_origin(const std::string& origin) {
+    return origin.rfind("embedded:", 0) == 0 ? std::string("built-in card") : fmt::format("card from {}", origin);
+  }
+
   yaml::Diagnostics m_diagnostics;
   CatalogRole m_role;
+  const Catalog* m_base;  // the catalog an overlay goes on top of, if any
+  struct AliasNode {
+    std::string card;
+    std::string alias;
+    std::string path;
+    YAML::Node node;
+  };
+  std::vector<AliasNode> m_alias_nodes;
   struct IdNode {
     std::string id;
     std::string path;
@@ -383,50 +490,12 @@ class CatalogParser {
 
 }  // namespace
 
-Catalog parse_catalog(std::string_view text, std::string_view source, CatalogRole role) {
-  return CatalogParser(source, role).parse(text);
+Catalog parse_catalog(std::string_view text, std::string_view source, CatalogRole role, const Catalog* base) {
+  return CatalogParser(source, role, base).parse(text);
 }
 
-std::string read_data_file(const std::filesystem::path& path) {
-  const std::string name = path.string();
-  auto fail = [&](const std::string& message) { throw DataError({Diagnostic{name, 0, 0, "", message}}); };
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    fail("cannot read: no such file");
-  }
-  if (std::filesystem::is_directory(status)) {
-    fail("cannot read: it is a directory, not a file");
-  }
-  if (std::filesystem::is_regular_file(status)) {
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > max_data_file_bytes) {
-      fail(fmt::format("cannot read: {} bytes is over the limit of {} bytes (16 MiB)", size, max_data_file_bytes));
-    }
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    fail("cannot read: permission denied or not readable");
-  }
-  std::string content;
-  char buffer[65536];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    content.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (content.size() > max_data_file_bytes) {
-      fail(fmt::format("cannot read: over the limit of {} bytes (16 MiB)", max_data_file_bytes));
-    }
-  }
-  if (in.bad()) {
-    fail("cannot read: I/O error");
-  }
-  if (text::trim(content).empty()) {
-    fail("the file is empty");
-  }
-  return content;
-}
-
-Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role) {
-  return parse_catalog(read_data_file(path), path.string(), role);
+Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role, const Catalog* base) {
+  return parse_catalog(read_data_file(path), text::printable(path.string()), role, base);
 }
 
 }  // namespace gpu_advise

@@ -12,7 +12,7 @@ Catalog load_catalog(const std::vector<std::string>& overlay_files) {
   std::vector<Diagnostic> problems;
   for (const auto& file : overlay_files) {
     try {
-      catalog.merge(load_catalog_file(file, CatalogRole::overlay));
+      catalog.merge(load_catalog_file(file, CatalogRole::overlay, &catalog));
     } catch (const DataError& e) {
       problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
     }

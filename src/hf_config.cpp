@@ -9,6 +9,9 @@
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/text.hpp"
+#include "gpu_advise/units.hpp"
+#include "json_input.hpp"
 
 namespace gpu_advise {
 
@@ -51,12 +54,12 @@ class ConfigReader {
       return std::nullopt;
     }
     if (!it->is_number_integer() && !(it->is_number_float() && std::floor(it->get<double>()) == it->get<double>())) {
-      error(key, fmt::format("expected a whole number, found {}", it->dump()));
+      error(key, fmt::format("expected a whole number, found {}", json_input::describe(*it)));
       return std::nullopt;
     }
     const double value = it->get<double>();
     if (value < static_cast<double>(min) || value > static_cast<double>(max)) {
-      error(key, fmt::format("{} is outside {} to {}", it->dump(), min, max));
+      error(key, fmt::format("{} is outside {} to {}", json_input::describe(*it), min, max));
       return std::nullopt;
     }
     return static_cast<int>(value);
@@ -68,7 +71,7 @@ class ConfigReader {
       return std::nullopt;
     }
     if (!it->is_boolean()) {
-      error(key, fmt::format("expected true or false, found {}", it->dump()));
+      error(key, fmt::format("expected true or false, found {}", json_input::describe(*it)));
       return std::nullopt;
     }
     return it->get<bool>();
@@ -94,6 +97,11 @@ class ConfigReader {
     m_diagnostics.push_back(Diagnostic{m_source, line, column, std::string(key), std::move(message)});
   }
 
+  // A problem of the whole file rather than of one key.
+  void error_in_file(std::string message) {
+    m_diagnostics.push_back(Diagnostic{m_source, 0, 0, "", std::move(message)});
+  }
+
   void throw_if_any() {
     if (!m_diagnostics.empty()) {
       throw DataError(std::move(m_diagnostics));
@@ -107,20 +115,58 @@ class ConfigReader {
   std::vector<Diagnostic> m_diagnostics;
 };
 
+// Fields that are each in range but cannot describe one model together.
+void check_consistency(ConfigReader& r, const ModelShape& m) {
+  if (m.kv_heads > m.heads && m.heads > 0) {
+    r.error("num_key_value_heads", fmt::format("{} is more than num_attention_heads {}", m.kv_heads, m.heads));
+  } else if (m.kv_heads > 0 && m.heads % m.kv_heads != 0) {
+    r.error("num_key_value_heads", fmt::format("{} does not divide num_attention_heads {} (each key/value head "
+                                               "serves a whole group of query heads)",
+                                               m.kv_heads, m.heads));
+  }
+  if (!r.has("head_dim") && !m.mla && m.heads > 0 && m.hidden > 0 && m.hidden % m.heads != 0) {
+    r.error("num_attention_heads", fmt::format("{} does not divide hidden_size {} and there is no head_dim to say "
+                                               "the head size",
+                                               m.heads, m.hidden));
+  }
+  if (m.moe) {
+    const char* per_token = "num_experts_per_tok";
+    if (m.moe->experts > 0 && m.moe->experts_per_token > m.moe->experts) {
+      r.error(per_token, fmt::format("{} experts per token is more than the {} experts there are",
+                                     m.moe->experts_per_token, m.moe->experts));
+    }
+    if (m.layers > 0 && m.moe->dense_layers > m.layers) {
+      r.error("first_k_dense_replace",
+              fmt::format("{} dense layers is more than num_hidden_layers {}", m.moe->dense_layers, m.layers));
+    }
+  }
+  if (const json* types = r.find("layer_types"); types != nullptr && !types->is_null()) {
+    if (!types->is_array()) {
+      r.error("layer_types", fmt::format("expected a list of layer kinds, found {}", json_input::describe(*types)));
+    } else if (m.layers > 0 && types->size() != static_cast<std::size_t>(m.layers)) {
+      r.error("layer_types", fmt::format("lists {} layers but num_hidden_layers is {}", types->size(), m.layers));
+    }
+  }
+}
+
 }  // namespace
 
 ModelShape parse_hf_config(std::string_view text, std::string_view source) {
   json root;
   try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    const auto before = text.substr(0, std::min(e.byte, text.size()));
-    const int line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
-    throw DataError({Diagnostic{std::string(source), line, 0, "", fmt::format("not valid JSON: {}", e.what())}});
-  } catch (const json::exception& e) {
-    // Found by fuzzing: a number too large for a double ("1e70500000") is an
-    // out_of_range, not a parse_error.
-    throw DataError({Diagnostic{std::string(source), 0, 0, "", fmt::format("not valid JSON: {}", e.what())}});
+    root = json_input::parse(text);
+  } catch (const json_input::Failure& e) {
+    int line = 0;
+    int column = 0;
+    std::string where;
+    if (e.byte() != std::string::npos) {
+      const auto before = text.substr(0, std::min(e.byte(), text.size()));
+      line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
+      const auto line_start = before.rfind('\n');
+      column = static_cast<int>(before.size() - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1;
+      where = fmt::format(" (byte offset {})", e.byte());
+    }
+    throw DataError({Diagnostic{std::string(source), line, column, "", e.what() + where}});
   }
   if (!root.is_object()) {
     throw DataError({Diagnostic{std::string(source), 1, 1, "", "expected a JSON object (a Hugging Face config.json)"}});
@@ -197,13 +243,18 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
       }
     }
   }
-  if (m.kv_heads > m.heads && m.heads > 0) {
-    r.error("num_key_value_heads", fmt::format("{} is more than num_attention_heads {}", m.kv_heads, m.heads));
-  }
+  check_consistency(r, m);
   r.throw_if_any();
 
   m.params = m.shape_params();
   m.active_params = m.shape_active_params();
+  if (!(m.params >= min_parameter_count && m.params <= max_parameter_count)) {
+    r.error_in_file(fmt::format("the shape describes {:.3g} parameters, outside the {} to {} that gpu-advise "
+                                       "sizes (as for --params); check hidden_size, head_dim, the layer and expert "
+                                       "counts",
+                                       m.params, "1M", "100T"));
+    r.throw_if_any();
+  }
   const std::string architecture = [&] {
     const json* list = r.find("architectures");
     if (list != nullptr && list->is_array() && !list->empty() && list->front().is_string()) {
@@ -211,7 +262,7 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
     }
     return model_type.empty() ? std::string("model") : model_type;
   }();
-  m.name = m.basis = fmt::format("{} from {}", architecture, source);
+  m.name = m.basis = fmt::format("{} from {}", text::excerpt(architecture), text::printable(source));
   return m;
 }
 

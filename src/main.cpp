@@ -1,5 +1,3 @@
-#include <iostream>
-
 #include "gpu_advise/cli.hpp"
 
-int main(int argc, char** argv) { return gpu_advise::cli::run(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) { return gpu_advise::cli::run(argc, argv); }

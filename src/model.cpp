@@ -206,7 +206,7 @@ const ModelShape& ModelCatalog::resolve(std::string_view query) const {
   if (const auto slash = query.rfind('/'); slash != std::string_view::npos) {
     return resolve(query.substr(slash + 1));
   }
-  std::string message = fmt::format("unknown model '{}'", query);
+  std::string message = fmt::format("unknown model '{}'", text::excerpt(query));
   if (const auto suggestion = text::did_you_mean(text::to_lower(query), names)) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }

@@ -48,7 +48,7 @@ Task parse_task(std::string_view raw, std::string_view flag) {
   }
   std::string message = fmt::format("{}: '{}' is not a task; expected pretrain, full, lora, qlora or inference "
                                     "(aliases: sft/finetune = full, serve = inference)",
-                                    flag, raw);
+                                    flag, text::excerpt(raw));
   if (const auto suggestion = text::did_you_mean(folded, all)) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }
@@ -60,7 +60,7 @@ BudgetTier parse_budget(std::string_view raw, std::string_view flag) {
   if (const auto tier = enum_from_string<BudgetTier>(folded)) {
     return *tier;
   }
-  std::string message = fmt::format("{}: '{}' is not a budget tier; expected low, medium or high", flag, raw);
+  std::string message = fmt::format("{}: '{}' is not a budget tier; expected low, medium or high", flag, text::excerpt(raw));
   if (const auto suggestion = text::did_you_mean(folded, {"low", "medium", "high"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }
@@ -185,7 +185,7 @@ BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
     }
   }
   std::string message = fmt::format(
-      "{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M)", flag, raw);
+      "{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M)", flag, text::excerpt(raw));
   if (const auto suggestion = text::did_you_mean(folded, {"low", "medium", "high"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }

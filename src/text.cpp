@@ -109,4 +109,98 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i], or 0 if there is none.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) {
+    return 1;
+  }
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    low = lead == 0xE0 ? 0xA0 : 0x80;   // no overlong forms
+    high = lead == 0xED ? 0x9F : 0xBF;  // no UTF-16 surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    low = lead == 0xF0 ? 0x90 : 0x80;
+    high = lead == 0xF4 ? 0x8F : 0xBF;  // nothing above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + length > s.size()) {
+    return 0;
+  }
+  if (byte(i + 1) < low || byte(i + 1) > high) {
+    return 0;
+  }
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) {
+      return 0;
+    }
+  }
+  return length;
+}
+
+void append_escaped(std::string& out, unsigned char c) {
+  constexpr char digits[] = "0123456789ABCDEF";
+  out += "\\x";
+  out += digits[c >> 4];
+  out += digits[c & 0xF];
+}
+
+}  // namespace
+
+std::size_t invalid_utf8_at(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t length = utf8_sequence(s, i);
+    if (length == 0) {
+      return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t length = utf8_sequence(s, i);
+    if (length == 0 || (c < 0x20 && c != '\t') || c == 0x7F) {
+      append_escaped(out, c);
+      ++i;
+      continue;
+    }
+    out.append(s.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
+std::string excerpt(std::string_view s, std::size_t max_bytes) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t length = std::max<std::size_t>(1, utf8_sequence(s, i));
+    const std::string piece = printable(s.substr(i, length));
+    if (out.size() + piece.size() > max_bytes) {
+      break;
+    }
+    out += piece;
+    i += length;
+  }
+  if (i < s.size()) {
+    out += "... (" + std::to_string(s.size()) + " bytes)";
+  }
+  return out;
+}
+
 }  // namespace gpu_advise::text

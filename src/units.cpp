@@ -45,10 +45,10 @@ double parse_parameter_count(std::string_view raw) {
     throw QuantityError(fmt::format("empty value; expected {}", parameter_examples));
   }
   if (text.front() == '-') {
-    throw QuantityError(fmt::format("'{}' is negative; expected {}", raw, parameter_examples));
+    throw QuantityError(fmt::format("'{}' is negative; expected {}", text::excerpt(raw), parameter_examples));
   }
   if (text.front() == '+') {
-    throw QuantityError(fmt::format("'{}' has a sign; expected {}", raw, parameter_examples));
+    throw QuantityError(fmt::format("'{}' has a sign; expected {}", text::excerpt(raw), parameter_examples));
   }
 
   double multiplier = 1.0;
@@ -63,23 +63,23 @@ double parse_parameter_count(std::string_view raw) {
       case 't': case 'T': multiplier = 1e12; break;
       default:
         if (parse_plain_number(number)) {
-          throw QuantityError(fmt::format("'{}' has an unknown suffix '{}'; use K, M, B or T, as in {}", raw,
+          throw QuantityError(fmt::format("'{}' has an unknown suffix '{}'; use K, M, B or T, as in {}", text::excerpt(raw),
                                           text.substr(text.size() - 1), parameter_examples));
         }
-        throw QuantityError(fmt::format("'{}' is not a number; expected {}", raw, parameter_examples));
+        throw QuantityError(fmt::format("'{}' is not a number; expected {}", text::excerpt(raw), parameter_examples));
     }
   }
 
   const auto value = parse_plain_number(number);
   if (!value) {
-    throw QuantityError(fmt::format("'{}' is not a number; expected {}", raw, parameter_examples));
+    throw QuantityError(fmt::format("'{}' is not a number; expected {}", text::excerpt(raw), parameter_examples));
   }
   const double count = *value * multiplier;
   if (!std::isfinite(count) || count > max_parameter_count) {
-    throw QuantityError(fmt::format("'{}' is too large; the largest accepted is 100T parameters", raw));
+    throw QuantityError(fmt::format("'{}' is too large; the largest accepted is 100T parameters", text::excerpt(raw)));
   }
   if (count <= 0.0) {
-    throw QuantityError(fmt::format("'{}' is zero; expected {}", raw, parameter_examples));
+    throw QuantityError(fmt::format("'{}' is zero; expected {}", text::excerpt(raw), parameter_examples));
   }
   if (count < min_parameter_count) {
     throw QuantityError(fmt::format(
@@ -96,23 +96,23 @@ std::int64_t parse_positive_integer(std::string_view raw, std::int64_t max) {
     throw QuantityError(fmt::format("empty value; expected {}", expected));
   }
   if (text.front() == '-') {
-    throw QuantityError(fmt::format("'{}' is negative; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is negative; expected {}", text::excerpt(raw), expected));
   }
   for (const char c : text) {
     if (!is_ascii_digit(c)) {
-      throw QuantityError(fmt::format("'{}' is not a whole number; expected {}", raw, expected));
+      throw QuantityError(fmt::format("'{}' is not a whole number; expected {}", text::excerpt(raw), expected));
     }
   }
   std::int64_t value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range || (ec == std::errc{} && value > max)) {
-    throw QuantityError(fmt::format("'{}' is too large; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is too large; expected {}", text::excerpt(raw), expected));
   }
   if (ec != std::errc{} || ptr != text.data() + text.size()) {
-    throw QuantityError(fmt::format("'{}' is not a whole number; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is not a whole number; expected {}", text::excerpt(raw), expected));
   }
   if (value == 0) {
-    throw QuantityError(fmt::format("'{}' is zero; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is zero; expected {}", text::excerpt(raw), expected));
   }
   return value;
 }
@@ -124,17 +124,17 @@ double parse_positive_number(std::string_view raw, double max) {
     throw QuantityError(fmt::format("empty value; expected {}", expected));
   }
   if (text.front() == '-') {
-    throw QuantityError(fmt::format("'{}' is negative; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is negative; expected {}", text::excerpt(raw), expected));
   }
   const auto value = parse_plain_number(text);
   if (!value) {
-    throw QuantityError(fmt::format("'{}' is not a number; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is not a number; expected {}", text::excerpt(raw), expected));
   }
   if (!std::isfinite(*value) || *value > max) {
-    throw QuantityError(fmt::format("'{}' is too large; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is too large; expected {}", text::excerpt(raw), expected));
   }
   if (*value <= 0) {
-    throw QuantityError(fmt::format("'{}' is zero; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is zero; expected {}", text::excerpt(raw), expected));
   }
   return *value;
 }
@@ -151,17 +151,17 @@ double parse_duration_hours(std::string_view raw) {
     case 'd': case 'D': unit = 24; break;
     case 'w': case 'W': unit = 168; break;
     default:
-      throw QuantityError(fmt::format("'{}' has no unit; expected {}", raw, expected));
+      throw QuantityError(fmt::format("'{}' has no unit; expected {}", text::excerpt(raw), expected));
   }
   double value = 0;
   try {
     value = parse_positive_number(text.substr(0, text.size() - 1), 1e6);
   } catch (const QuantityError&) {
-    throw QuantityError(fmt::format("'{}' is not a positive duration; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is not a positive duration; expected {}", text::excerpt(raw), expected));
   }
   const double hours = value * unit;
   if (hours > 100 * 8760.0) {
-    throw QuantityError(fmt::format("'{}' is more than 100 years; expected {}", raw, expected));
+    throw QuantityError(fmt::format("'{}' is more than 100 years; expected {}", text::excerpt(raw), expected));
   }
   return hours;
 }

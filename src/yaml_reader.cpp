@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -15,10 +16,19 @@ std::string describe_kind(const YAML::Node& node) {
     case YAML::NodeType::Map: return "a mapping";
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Null: return "empty";
-    case YAML::NodeType::Scalar: return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Scalar: return fmt::format("'{}'", text::excerpt(node.Scalar()));
     case YAML::NodeType::Undefined: return "missing";
   }
   return "?";
+}
+
+// "tag:yaml.org,2002:str" as it is written, "!!str".
+std::string short_tag(std::string_view tag) {
+  constexpr std::string_view core = "tag:yaml.org,2002:";
+  if (tag.substr(0, core.size()) == core) {
+    return "!!" + text::excerpt(tag.substr(core.size()));
+  }
+  return text::excerpt(tag);
 }
 
 }  // namespace
@@ -85,6 +95,18 @@ YAML::Node parse(std::string_view text, Diagnostics& diagnostics) {
     diagnostics.error(YAML::Mark::null_mark(), "", "not a text file: it contains NUL bytes");
     return YAML::Node(YAML::NodeType::Undefined);
   }
+  if (const std::size_t bad = text::invalid_utf8_at(text); bad != std::string_view::npos) {
+    const std::string_view before = text.substr(0, bad);
+    const auto line_start = before.rfind('\n');
+    YAML::Mark mark;
+    mark.pos = static_cast<int>(bad);
+    mark.line = static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    mark.column = static_cast<int>(bad - (line_start == std::string_view::npos ? 0 : line_start + 1));
+    diagnostics.error(mark, "",
+                      fmt::format("not valid UTF-8 at byte offset {} (byte 0x{:02X}); data files are UTF-8 text", bad,
+                                  static_cast<unsigned char>(text[bad])));
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
   try {
     YAML::Node document = YAML::Load(std::string(text));
     std::size_t visited = 0;
@@ -146,7 +168,14 @@ std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& va
   }
   const std::string& raw = value.Scalar();
   if (value.Tag() == "!") {  // a quoted scalar
-    diagnostics.error(value, path, fmt::format("expected a number, found the quoted string \"{}\"", raw));
+    diagnostics.error(value, path, fmt::format("expected a number, found the quoted string \"{}\"", text::excerpt(raw)));
+    return std::nullopt;
+  }
+  // A plain scalar is "?"; an explicit tag may only confirm that it is a number.
+  if (value.Tag() != "?" && value.Tag() != "tag:yaml.org,2002:int" && value.Tag() != "tag:yaml.org,2002:float") {
+    diagnostics.error(value, path,
+                      fmt::format("expected a number, found '{}' tagged {}; a tag may not change a number's type",
+                                  text::excerpt(raw), short_tag(value.Tag())));
     return std::nullopt;
   }
   double number = 0;
@@ -155,15 +184,15 @@ std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& va
   const bool plain = !raw.empty() && (raw[0] == '-' || raw[0] == '.' || (raw[0] >= '0' && raw[0] <= '9'));
   const auto [ptr, ec] = plain ? std::from_chars(begin, end, number) : std::from_chars_result{begin, std::errc::invalid_argument};
   if (ec == std::errc::result_out_of_range) {
-    diagnostics.error(value, path, fmt::format("'{}' is out of range", raw));
+    diagnostics.error(value, path, fmt::format("'{}' is out of range", text::excerpt(raw)));
     return std::nullopt;
   }
   if (ec != std::errc{} || ptr != end || !std::isfinite(number)) {
-    diagnostics.error(value, path, fmt::format("expected a number, found '{}'", raw));
+    diagnostics.error(value, path, fmt::format("expected a number, found '{}'", text::excerpt(raw)));
     return std::nullopt;
   }
   if (number < 0) {
-    diagnostics.error(value, path, fmt::format("must not be negative, found {}", raw));
+    diagnostics.error(value, path, fmt::format("must not be negative, found {}", text::excerpt(raw)));
     return std::nullopt;
   }
   if (bounds.positive && number == 0) {
@@ -172,7 +201,7 @@ std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& va
   }
   if (number < bounds.min || number > bounds.max) {
     diagnostics.error(value, path,
-                      fmt::format("{} is outside the plausible range {:g} to {:g}", raw, bounds.min, bounds.max));
+                      fmt::format("{} is outside the plausible range {:g} to {:g}", text::excerpt(raw), bounds.min, bounds.max));
     return std::nullopt;
   }
   return number;
@@ -301,7 +330,7 @@ std::optional<std::vector<std::string>> MapReader::string_list(std::string_view 
 
 void MapReader::report_bad_enum(const YAML::Node& value, const std::string& path, const std::string& raw,
                                 const std::vector<std::string>& valid) {
-  std::string message = fmt::format("'{}' is not valid; expected {}", raw, text::join_or(valid));
+  std::string message = fmt::format("'{}' is not valid; expected {}", text::excerpt(raw), text::join_or(valid));
   if (const auto suggestion = text::did_you_mean(raw, valid)) {
     message += fmt::format(" (did you mean '{}'?)", *suggestion);
   }

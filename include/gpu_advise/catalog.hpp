@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu_advise/files.hpp"
 #include "gpu_advise/gpu.hpp"
 
 namespace gpu_advise {
@@ -33,7 +34,8 @@ class Catalog {
   [[nodiscard]] const std::map<Architecture, Efficiency>& efficiency() const noexcept { return m_efficiency; }
 
   // Cards of `overlay` replace cards with the same id (as a whole) and new ids
-  // are appended, in the overlay's order.
+  // are appended, in the overlay's order. Ids compare in normalised form, as
+  // lookups do (the overlay's loader refuses ids that differ only in spelling).
   void merge(const Catalog& overlay);
 
   struct Lookup {
@@ -58,26 +60,24 @@ class Catalog {
   std::map<Architecture, Efficiency> m_efficiency;
 };
 
-// The largest catalog or rules file accepted, in bytes.
-inline constexpr std::uintmax_t max_data_file_bytes = 16 * 1024 * 1024;
-
 // Parses catalog text. `source` names it in diagnostics. Overlays (files given
 // with --catalog) may omit the `catalog:` header block. Throws DataError with
 // every problem found.
 enum class CatalogRole { base, overlay };
-[[nodiscard]] Catalog parse_catalog(std::string_view text, std::string_view source, CatalogRole role);
+// With `base`, the overlay's ids and aliases are also checked against the
+// cards it goes on top of: an id spelt like a base id or alias under
+// normalisation, or an alias that is another card's id, is an error.
+[[nodiscard]] Catalog parse_catalog(std::string_view text, std::string_view source, CatalogRole role,
+                                    const Catalog* base = nullptr);
 
-// Reads and parses a catalog file (DataError if missing, unreadable, a
-// directory, empty or larger than max_data_file_bytes).
-[[nodiscard]] Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role);
+// Reads (read_data_file) and parses a catalog file.
+[[nodiscard]] Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role,
+                                        const Catalog* base = nullptr);
 
 // The catalog compiled into the binary (data/gpus.yaml at build time).
 [[nodiscard]] Catalog load_embedded_catalog();
 
 // The embedded catalog with each overlay file merged on top, in order.
 [[nodiscard]] Catalog load_catalog(const std::vector<std::string>& overlay_files);
-
-// Reads a whole text file with the checks above; shared by every loader.
-[[nodiscard]] std::string read_data_file(const std::filesystem::path& path);
 
 }  // namespace gpu_advise

@@ -2,12 +2,11 @@
 // pipeline and writing the result. main() is one call to run().
 #pragma once
 
-#include <ostream>
-
 namespace gpu_advise::cli {
 
-// Runs gpu-advise with the given arguments; returns the exit status
-// (0 recommendation, 1 nothing fits, 2 usage or data error). Never throws.
-[[nodiscard]] int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+// Runs gpu-advise with the given arguments on the process's standard streams;
+// returns the exit status (0 recommendation, 1 nothing fits, 2 usage or data
+// error, including a result that could not be written). Never throws.
+[[nodiscard]] int run(int argc, const char* const* argv);
 
 }  // namespace gpu_advise::cli

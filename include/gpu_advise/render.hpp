@@ -42,9 +42,4 @@ enum class JsonStyle { pretty, line };
 [[nodiscard]] std::string render_rules_text(const RuleSet& rules, Language language = Language::en);
 [[nodiscard]] std::string render_models_json(const ModelCatalog& models);
 
-// Writes `content` to `path` atomically (a temporary file in the same folder,
-// then rename), so a reader never sees a partial file. Throws UsageError for a
-// directory or an unwritable place.
-void write_file_atomically(const std::filesystem::path& path, const std::string& content);
-
 }  // namespace gpu_advise

@@ -34,4 +34,19 @@ namespace gpu_advise::text {
 // Trim ASCII whitespace at both ends.
 [[nodiscard]] std::string_view trim(std::string_view s);
 
+// The byte offset of the first byte that is not part of well-formed UTF-8
+// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF), or
+// npos when all of `s` is well formed.
+[[nodiscard]] std::size_t invalid_utf8_at(std::string_view s);
+
+// `s` made safe to print in a one-line message: ill-formed UTF-8 bytes and
+// control characters (other than tab) become \xNN, so every message is valid
+// UTF-8 and cannot move a terminal's cursor, whatever the input held.
+[[nodiscard]] std::string printable(std::string_view s);
+
+// At most `max_bytes` of printable(s), cut on a character boundary, with
+// "... (N bytes)" when cut: how a value the user gave is quoted in a message.
+inline constexpr std::size_t excerpt_bytes = 80;
+[[nodiscard]] std::string excerpt(std::string_view s, std::size_t max_bytes = excerpt_bytes);
+
 }  // namespace gpu_advise::text

@@ -1,24 +1,28 @@
 #include "gpu_advise/cli.hpp"
 
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <streambuf>
 
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <future>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "gpu_advise/files.hpp"
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/request.hpp"
@@ -27,13 +31,13 @@
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/wording.hpp"
 #include "gpu_advise_version.hpp"
+#include "batch.hpp"
+#include "flags.hpp"
 
 namespace gpu_advise::cli {
 
 namespace {
 
-constexpr std::int64_t max_count = 100000;
-constexpr std::int64_t max_top = 10000;
 
 constexpr const char* footer = R"(Examples:
   gpu-advise --params 70B --task lora --budget low
@@ -64,89 +68,6 @@ Exit status:
 Documentation: README.md, docs/methodology.md (formulas), docs/catalog.md (data),
 docs/json.md (the JSON contract).)";
 
-// Raw flag values, exactly as typed; validated in to_request().
-struct Flags {
-  std::string params;
-  std::string active_params;
-  std::string model;
-  std::string model_config;
-  std::string task;
-  std::string budget = "medium";
-  std::vector<std::string> gpus;
-  std::string count;
-  std::string top;
-  std::string format = "text";
-  std::string color = "auto";
-  std::string lang;
-  std::string output;
-  std::vector<std::string> catalogs;
-  std::vector<std::string> rules;
-  std::string region;
-  bool explain = false;
-  std::string rules_validate_file;
-  std::vector<std::string> compare_ids;
-  std::string batch_file;
-  std::string show_id;
-  std::string validate_file;
-  // sizing
-  std::string seq_len;
-  std::string micro_batch;
-  std::string zero;
-  std::string recompute;
-  std::string lora_rank;
-  std::string lora_targets;
-  std::string optimizer;
-  std::string tokens;
-  std::string epochs;
-  bool fp8 = false;
-  std::string deadline;
-  std::string precision;
-  std::string kv_precision;
-  std::string context;
-  std::string output_tokens;
-  std::string concurrency;
-  std::string max_gpus;
-  std::string mode;
-  std::vector<std::string> prices;
-};
-
-template <typename E>
-E parse_choice(const std::string& raw, std::string_view flag) {
-  if (const auto value = enum_from_string<E>(text::to_lower(text::trim(raw)))) {
-    return *value;
-  }
-  const auto valid = enum_names<E>();
-  std::string message = fmt::format("{}: '{}' is not valid; expected {}", flag, raw, text::join_or(valid));
-  if (const auto suggestion = text::did_you_mean(raw, valid)) {
-    message += fmt::format("; did you mean '{}'?", *suggestion);
-  }
-  throw UsageError(message);
-}
-
-template <typename F>
-auto wrap(std::string_view flag, F&& parse) {
-  try {
-    return parse();
-  } catch (const QuantityError& e) {
-    throw UsageError(fmt::format("{}: {}", flag, e.what()));
-  }
-}
-
-OutputFormat parse_format(const std::string& raw) {
-  const std::string folded = text::to_lower(raw);
-  if (folded == "md") {
-    return OutputFormat::markdown;
-  }
-  if (const auto format = enum_from_string<OutputFormat>(folded)) {
-    return *format;
-  }
-  std::string message =
-      fmt::format("--format: '{}' is not a format; expected text, json, markdown (or md) or html", raw);
-  if (const auto suggestion = text::did_you_mean(raw, {"text", "json", "markdown", "html"})) {
-    message += fmt::format("; did you mean '{}'?", *suggestion);
-  }
-  throw UsageError(message);
-}
 
 // Colour: --color wins, then NO_COLOR, then CLICOLOR_FORCE, then a terminal
 // that is not "dumb" (no-color.org; bixense.com/clicolors). Never in files.
@@ -191,205 +112,88 @@ int text_width(bool to_file) {
   return 100;
 }
 
-// The model the flags describe: exactly one of --params, --model, --model-config.
-// The model presets, parsed only when a request names one.
-class Presets {
- public:
-  const ModelCatalog& get() {
-    if (!m_models) {
-      m_models = load_embedded_models();
-    }
-    return *m_models;
-  }
 
- private:
-  std::optional<ModelCatalog> m_models;
-};
-
-ModelShape resolve_model(const Flags& flags, Presets& presets) {
-  const int given = !flags.params.empty() + !flags.model.empty() + !flags.model_config.empty();
-  if (given == 0) {
-    throw UsageError("describe the model with --params (e.g. 70B), --model (a preset, see 'gpu-advise models') or "
-                     "--model-config (a Hugging Face config.json)");
-  }
-  if (given > 1) {
-    throw UsageError("give only one of --params, --model and --model-config");
-  }
-  if (!flags.active_params.empty() && flags.params.empty()) {
-    throw UsageError("--active-params goes with --params (presets and config.json already know their active size)");
-  }
-  if (!flags.model.empty()) {
-    return presets.get().resolve(flags.model);
-  }
-  if (!flags.model_config.empty()) {
-    return load_hf_config(flags.model_config);
-  }
-  const double params = wrap("--params", [&] { return parse_parameter_count(flags.params); });
-  std::optional<double> active;
-  if (!flags.active_params.empty()) {
-    active = wrap("--active-params", [&] { return parse_parameter_count(flags.active_params); });
-    if (*active > params) {
-      throw UsageError(fmt::format("--active-params: {} is more than --params {}", flags.active_params, flags.params));
-    }
-  }
-  return infer_shape(params, active);
-}
-
-Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape& model) {
-  Request request;
-  request.params = model.params;
-  request.model_id = model.id;
-  request.model_config = flags.model_config;
-  if (model.source == ModelSource::inferred && model.active_params != model.params) {
-    request.active_params = model.active_params;
-  }
-  if (flags.task.empty()) {
-    throw UsageError("--task is required: pretrain, full, lora, qlora or inference");
-  }
-  request.task = parse_task(flags.task, "--task");
-  const BudgetChoice budget = parse_budget_choice(flags.budget, "--budget");
-  request.budget = budget.tier;
-  request.budget_usd = budget.usd;
-  if (!flags.region.empty()) {
-    request.region = parse_choice<Region>(flags.region, "--region");
-  }
-  request.explain = flags.explain;
-  for (const auto& query : flags.gpus) {
-    try {
-      const std::string& id = catalog.resolve(query).id;
-      if (std::find(request.gpu_ids.begin(), request.gpu_ids.end(), id) == request.gpu_ids.end()) {
-        request.gpu_ids.push_back(id);
-      }
-    } catch (const UsageError& e) {
-      throw UsageError(fmt::format("--gpu: {}", e.what()));
-    }
-  }
-  auto integer = [](const std::string& raw, std::string_view flag, std::int64_t max) {
-    return wrap(flag, [&] { return static_cast<int>(parse_positive_integer(raw, max)); });
-  };
-  if (!flags.count.empty()) {
-    request.count = integer(flags.count, "--count", max_count);
-  }
-  if (!flags.top.empty()) {
-    request.top = integer(flags.top, "--top", max_top);
-  }
-  if (!flags.max_gpus.empty()) {
-    request.max_gpus = integer(flags.max_gpus, "--max-gpus", 1'000'000);
-  }
-  if (request.count && *request.count > request.max_gpus) {
-    request.max_gpus = *request.count;
-  }
-
-  // Training.
-  if (!flags.seq_len.empty()) {
-    request.seq_len = integer(flags.seq_len, "--seq-len", 10'000'000);
-  }
-  if (!flags.micro_batch.empty()) {
-    request.micro_batch = integer(flags.micro_batch, "--micro-batch", 65536);
-  }
-  if (!flags.zero.empty()) {
-    const std::string zero(text::trim(flags.zero));
-    if (zero.size() != 1 || zero[0] < '0' || zero[0] > '3') {
-      throw UsageError(fmt::format("--zero: '{}' is not a ZeRO stage; expected 0, 1, 2 or 3", flags.zero));
-    }
-    request.zero_stage = zero[0] - '0';
-  }
-  if (!flags.recompute.empty()) {
-    request.recompute = parse_choice<Recompute>(flags.recompute, "--recompute");
-  }
-  if (!flags.lora_rank.empty()) {
-    request.lora_rank = integer(flags.lora_rank, "--lora-rank", 65536);
-  }
-  if (!flags.lora_targets.empty()) {
-    request.lora_targets = parse_lora_targets(flags.lora_targets, "--lora-targets");
-  }
-  if (!flags.optimizer.empty()) {
-    request.optimizer = parse_choice<Optimizer>(flags.optimizer, "--optimizer");
-  }
-  if (!flags.tokens.empty()) {
-    request.tokens = wrap("--tokens", [&] { return parse_parameter_count(flags.tokens); });
-  }
-  if (!flags.epochs.empty()) {
-    request.epochs = wrap("--epochs", [&] { return parse_positive_number(flags.epochs, 10000); });
-  }
-  request.fp8_training = flags.fp8;
-  if (!flags.deadline.empty()) {
-    request.deadline_hours = wrap("--deadline", [&] { return parse_duration_hours(flags.deadline); });
-  }
-
-  // Inference.
-  if (!flags.precision.empty()) {
-    request.precision = parse_choice<InferencePrecision>(flags.precision, "--precision");
-  }
-  if (!flags.kv_precision.empty()) {
-    request.kv_precision = parse_choice<KvPrecision>(flags.kv_precision, "--kv-precision");
-  }
-  if (!flags.context.empty()) {
-    request.context = integer(flags.context, "--context", 100'000'000);
-  }
-  if (!flags.output_tokens.empty()) {
-    request.output_tokens = integer(flags.output_tokens, "--output-tokens", 100'000'000);
-  }
-  if (!flags.concurrency.empty()) {
-    request.concurrency = integer(flags.concurrency, "--concurrency", 1'000'000);
-  }
-  const int window = is_training(request.task) ? request.seq_len : request.context;
-  if (model.max_context > 0 && window > model.max_context) {
-    throw UsageError(fmt::format("{}: {} tokens is more than {}'s maximum context of {}",
-                                 is_training(request.task) ? "--seq-len" : "--context", window, model.name,
-                                 model.max_context));
-  }
-  const bool training_flags = !flags.seq_len.empty() || !flags.micro_batch.empty() || !flags.zero.empty() ||
-                              !flags.recompute.empty() || !flags.tokens.empty() || !flags.epochs.empty() ||
-                              flags.fp8 || !flags.deadline.empty();
-  const bool inference_flags = !flags.precision.empty() || !flags.kv_precision.empty() || !flags.context.empty() ||
-                               !flags.output_tokens.empty() || !flags.concurrency.empty();
-  if (request.task == Task::inference && training_flags) {
-    throw UsageError("--seq-len, --micro-batch, --zero, --recompute, --tokens, --epochs, --fp8 and --deadline apply "
-                     "to training tasks, not inference");
-  }
-  if (is_training(request.task) && inference_flags) {
-    throw UsageError("--precision, --kv-precision, --context, --output-tokens and --concurrency apply to inference; "
-                     "for training use --seq-len and --micro-batch (and --fp8)");
-  }
-  if ((!flags.lora_rank.empty() || !flags.lora_targets.empty()) && request.task != Task::lora &&
-      request.task != Task::qlora) {
-    throw UsageError("--lora-rank and --lora-targets apply to --task lora or qlora");
-  }
-  if (!flags.optimizer.empty() && request.task == Task::inference) {
-    throw UsageError("--optimizer applies to training tasks, not inference");
-  }
-
-  // Cost.
-  if (!flags.mode.empty()) {
-    request.mode = parse_choice<CostMode>(flags.mode, "--mode");
-  }
-  for (const auto& entry : flags.prices) {
-    const auto equals = entry.find('=');
-    if (equals == std::string::npos) {
-      throw UsageError(fmt::format("--price: '{}' is not ID=USD_PER_GPU_HOUR, e.g. --price h100-sxm5=2.10", entry));
-    }
-    PriceOverride price;
-    try {
-      price.gpu_id = catalog.resolve(entry.substr(0, equals)).id;
-    } catch (const UsageError& e) {
-      throw UsageError(fmt::format("--price: {}", e.what()));
-    }
-    price.usd_per_gpu_hour = wrap("--price", [&] { return parse_positive_number(entry.substr(equals + 1), 10000); });
-    request.prices.push_back(price);
-  }
-  return request;
-}
+// Whether the result goes to a file (or device) rather than standard output.
+bool to_file(const Flags& flags) { return flags.output_given && flags.output != "-"; }
 
 void emit(const Flags& flags, const std::string& content, std::ostream& out) {
-  if (flags.output.empty()) {
+  if (!to_file(flags) || write_output(flags.output, content) == OutputKind::standard_output) {
     out << content;
-  } else {
-    write_file_atomically(flags.output, content);
   }
 }
 
-void print_error(std::ostream& err, const std::string& message) { err << "gpu-advise: error: " << message << "\n"; }
+// Every message is printable UTF-8, whatever the input held.
+void print_error(std::ostream& err, std::string_view message) {
+  err << "gpu-advise: error: " << text::printable(message) << "\n";
+}
+
+// Standard output through write(2), keeping the errno of the first failure,
+// so that a full disk, a closed descriptor or an I/O error is reported
+// instead of lost (iostreams only say that something failed).
+class StdoutBuffer : public std::streambuf {
+ public:
+  explicit StdoutBuffer(bool closed) : m_error(closed ? EBADF : 0) { setp(m_buffer, m_buffer + sizeof m_buffer); }
+  StdoutBuffer(const StdoutBuffer&) = delete;
+  StdoutBuffer& operator=(const StdoutBuffer&) = delete;
+  ~StdoutBuffer() override { (void)drain(); }
+
+  // The errno of the first failed write; 0 if every write succeeded.
+  [[nodiscard]] int error() const noexcept { return m_error; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) {
+      return traits_type::eof();
+    }
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain() noexcept {
+    const char* data = pbase();
+    std::size_t left = static_cast<std::size_t>(pptr() - pbase());
+    setp(m_buffer, m_buffer + sizeof m_buffer);
+    if (m_error != 0) {
+      return false;
+    }
+    while (left > 0) {
+      const ssize_t written = ::write(STDOUT_FILENO, data, left);
+      if (written < 0) {
+        if (errno == EINTR) {
+          continue;
+        }
+        m_error = errno;
+        return false;
+      }
+      data += written;
+      left -= static_cast<std::size_t>(written);
+    }
+    return true;
+  }
+
+  char m_buffer[65536];
+  int m_error;
+};
+
+// A closed standard descriptor is taken by /dev/null, so no file the run opens
+// lands on it (and is written to as if it were standard output). Returns
+// whether it was closed.
+bool reserve_if_closed(int fd) {
+  if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) {
+    return false;
+  }
+  const int opened = ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+  if (opened >= 0 && opened != fd) {
+    ::dup2(opened, fd);
+    ::close(opened);
+  }
+  return true;
+}
 
 // CLI11's message for an unknown flag, with a did-you-mean from our own options.
 std::string explain_extras(const CLI::ExtrasError& e, const CLI::App& app) {
@@ -414,154 +218,8 @@ std::string explain_extras(const CLI::ExtrasError& e, const CLI::App& app) {
   return message;
 }
 
-// One JSON Lines request into Flags: keys are the flags' names (with '_' for
-// '-'); values are strings, numbers, booleans or, for repeatable flags, lists.
-Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
-  if (!line.is_object()) {
-    throw UsageError("expected a JSON object, such as {\"params\": \"70B\", \"task\": \"lora\"}");
-  }
-  Flags f;
-  f.catalogs = defaults.catalogs;
-  f.rules = defaults.rules;
-  f.lang = defaults.lang;
-  auto text = [](const nlohmann::json& value, const std::string& key) -> std::string {
-    if (value.is_string()) {
-      return value.get<std::string>();
-    }
-    if (value.is_number_integer()) {
-      return std::to_string(value.get<std::int64_t>());
-    }
-    if (value.is_number_float()) {
-      return fmt::format("{:.17g}", value.get<double>());
-    }
-    throw UsageError(fmt::format("\"{}\": expected a string or a number, found {}", key, value.dump()));
-  };
-  auto list = [&](const nlohmann::json& value, const std::string& key) {
-    std::vector<std::string> out;
-    if (value.is_array()) {
-      for (const auto& item : value) {
-        out.push_back(text(item, key));
-      }
-    } else {
-      out.push_back(text(value, key));
-    }
-    return out;
-  };
-  const std::vector<std::pair<std::string, std::string*>> strings = {
-      {"params", &f.params},           {"active_params", &f.active_params},
-      {"model", &f.model},             {"model_config", &f.model_config},
-      {"task", &f.task},               {"budget", &f.budget},
-      {"count", &f.count},             {"top", &f.top},
-      {"max_gpus", &f.max_gpus},       {"seq_len", &f.seq_len},
-      {"micro_batch", &f.micro_batch}, {"zero", &f.zero},
-      {"recompute", &f.recompute},     {"lora_rank", &f.lora_rank},
-      {"lora_targets", &f.lora_targets}, {"optimizer", &f.optimizer},
-      {"tokens", &f.tokens},           {"epochs", &f.epochs},
-      {"deadline", &f.deadline},       {"precision", &f.precision},
-      {"kv_precision", &f.kv_precision}, {"context", &f.context},
-      {"output_tokens", &f.output_tokens}, {"concurrency", &f.concurrency},
-      {"region", &f.region},           {"mode", &f.mode},
-      {"lang", &f.lang}};
-  std::vector<std::string> known = {"gpu", "price", "fp8", "explain"};
-  for (const auto& [key, target] : strings) {
-    known.push_back(key);
-  }
-  for (const auto& [key, value] : line.items()) {
-    if (value.is_null()) {
-      continue;
-    }
-    bool handled = false;
-    for (const auto& [name, target] : strings) {
-      if (name == key) {
-        *target = text(value, key);
-        handled = true;
-      }
-    }
-    if (handled) {
-      continue;
-    }
-    if (key == "gpu") {
-      f.gpus = list(value, key);
-    } else if (key == "price") {
-      f.prices = list(value, key);
-    } else if (key == "fp8" || key == "explain") {
-      if (!value.is_boolean()) {
-        throw UsageError(fmt::format("\"{}\": expected true or false, found {}", key, value.dump()));
-      }
-      (key == "fp8" ? f.fp8 : f.explain) = value.get<bool>();
-    } else {
-      std::string message = fmt::format("unknown field \"{}\"", key);
-      if (const auto suggestion = text::did_you_mean(key, known)) {
-        message += fmt::format("; did you mean \"{}\"?", *suggestion);
-      }
-      throw UsageError(message);
-    }
-  }
-  if (f.budget.empty()) {
-    f.budget = "medium";
-  }
-  return f;
-}
 
-// Streams JSON Lines: each request's result (the --format json document on one
-// line, with its line number) or error object, flushed as it is written, so
-// memory does not grow with the input.
-int run_batch(const Flags& flags, const Catalog& catalog, const RuleSet& rules, Presets& presets, Language language,
-              std::ostream& out) {
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (!flags.batch_file.empty() && flags.batch_file != "-") {
-    (void)read_data_file(flags.batch_file);  // the same checks as every data file
-    file.open(flags.batch_file);
-    in = &file;
-  }
-  if (!flags.output.empty()) {
-    throw UsageError("batch writes to standard output; redirect it instead of --output");
-  }
-  bool nothing_fits = false;
-  bool invalid = false;
-  std::string line;
-  std::size_t number = 0;
-  while (std::getline(*in, line)) {
-    ++number;
-    if (text::trim(line).empty()) {
-      continue;
-    }
-    try {
-      if (line.size() > 1024 * 1024) {
-        throw UsageError("the line is longer than 1 MiB");
-      }
-      nlohmann::json request_json;
-      try {
-        request_json = nlohmann::json::parse(line);
-      } catch (const nlohmann::json::exception& e) {
-        throw UsageError(fmt::format("not valid JSON: {}", e.what()));
-      }
-      const Flags line_flags = flags_from_json(request_json, flags);
-      const Language line_language =
-          line_flags.lang.empty() ? language : parse_choice<Language>(line_flags.lang, "lang");
-      const ModelShape model = resolve_model(line_flags, presets);
-      const Request request = to_request(line_flags, catalog, model);
-      Report report = advise(request, model, catalog, rules, line_language);
-      report.batch_line = static_cast<int>(number);
-      nothing_fits = nothing_fits || !report.anything_fits();
-      out << render_json(report, JsonStyle::line);
-    } catch (const DataError& e) {
-      invalid = true;
-      out << render_batch_error(number, e.what());
-    } catch (const Error& e) {
-      invalid = true;
-      out << render_batch_error(number, e.what());
-    }
-    out.flush();
-  }
-  if (invalid) {
-    return static_cast<int>(ExitCode::bad_input);
-  }
-  return static_cast<int>(nothing_fits ? ExitCode::nothing_fits : ExitCode::ok);
-}
-
-int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool stdin_closed) {
   Flags flags;
   CLI::App app{"gpu-advise: which accelerators to rent or buy for a large-language-model workload, how many, "
                "how long, what it costs, and why.",
@@ -631,7 +289,7 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->group("Output")->type_name("WHEN")->default_str("auto");
   app.add_option("--lang", flags.lang, "en | zh (default from LC_ALL / LC_MESSAGES / LANG)")
       ->group("Output")->type_name("LANG");
-  app.add_option("--output", flags.output, "Write the result to FILE (atomically) instead of stdout")
+  app.add_option("--output", flags.output, "Write the result to FILE (atomically; a device or pipe directly; - for stdout)")
       ->group("Output")->type_name("FILE");
   app.add_option("--catalog", flags.catalogs, "Add or override cards from a catalog FILE (repeatable)")
       ->group("Data")->type_name("FILE")->allow_extra_args(false);
@@ -691,6 +349,7 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::bad_input);
   }
 
+  flags.output_given = app.count("--output") > 0;
   const OutputFormat format = parse_format(flags.format);
   const Language language =
       flags.lang.empty() ? language_from_environment() : parse_choice<Language>(flags.lang, "--lang");
@@ -700,7 +359,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
 
   if (validate_cmd->parsed()) {
-    const Catalog checked = load_catalog_file(flags.validate_file, CatalogRole::overlay);
+    const Catalog base = load_embedded_catalog();
+    const Catalog checked = load_catalog_file(flags.validate_file, CatalogRole::overlay, &base);
     out << fmt::format("{}: ok, {} cards\n", flags.validate_file, checked.size());
     return static_cast<int>(ExitCode::ok);
   }
@@ -738,7 +398,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   const RuleSet rules = rules_loading.get();
   Presets presets;
   if (batch_cmd->parsed()) {
-    return run_batch(flags, catalog, rules, presets, language, out);
+    BatchContext context{flags, catalog, rules, presets, language};
+    return run_batch(flags, context, out, stdin_closed);
   }
   Flags chosen = flags;
   if (compare_cmd->parsed()) {
@@ -756,7 +417,7 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     }
   }
   const Report report = advise(request, model, catalog, rules, language);
-  const bool to_file = !flags.output.empty();
+  const bool to_file = cli::to_file(flags);
   std::string rendered;
   switch (format) {
     case OutputFormat::text:
@@ -770,11 +431,10 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   return static_cast<int>(report.anything_fits() ? ExitCode::ok : ExitCode::nothing_fits);
 }
 
-}  // namespace
 
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_guarded(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool stdin_closed) {
   try {
-    return run_checked(argc, argv, out, err);
+    return run_checked(argc, argv, out, err, stdin_closed);
   } catch (const DataError& e) {
     for (const auto& diagnostic : e.diagnostics()) {
       print_error(err, diagnostic.to_string());
@@ -791,6 +451,23 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   } catch (const std::exception& e) {
     print_error(err, fmt::format("internal error: {}", e.what()));
   }
+  return static_cast<int>(ExitCode::bad_input);
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv) {
+  const bool stdin_closed = reserve_if_closed(STDIN_FILENO);
+  const bool stdout_closed = reserve_if_closed(STDOUT_FILENO);
+  (void)reserve_if_closed(STDERR_FILENO);
+  StdoutBuffer buffer(stdout_closed);
+  std::ostream out(&buffer);
+  const int status = run_guarded(argc, argv, out, std::cerr, stdin_closed);
+  out.flush();
+  if (buffer.error() == 0 || buffer.error() == EPIPE) {
+    return status;  // a reader that stopped reading (`| head`) is not an error
+  }
+  print_error(std::cerr, fmt::format("cannot write standard output: {}", std::strerror(buffer.error())));
   return static_cast<int>(ExitCode::bad_input);
 }
 

@@ -295,12 +295,17 @@ ordered gpu_full_json(const GpuSpec& g) {
   return out;
 }
 
-std::string dump(const ordered& document) { return document.dump(2) + "\n"; }
+// Invalid UTF-8 can only come from a file name or other bytes the loaders do
+// not check; it is written as U+FFFD, so rendering never throws.
+std::string dump(const ordered& document, JsonStyle style = JsonStyle::pretty) {
+  return document.dump(style == JsonStyle::line ? -1 : 2, ' ', false, ordered::error_handler_t::replace) + "\n";
+}
 
 }  // namespace
 
 std::string render_batch_error(std::size_t line, const std::string& message) {
-  return ordered{{"schema_version", json_schema_version}, {"line", line}, {"status", 2}, {"error", message}}.dump() + "\n";
+  return dump(ordered{{"schema_version", json_schema_version}, {"line", line}, {"status", 2}, {"error", message}},
+              JsonStyle::line);
 }
 
 std::string render_json(const Report& report, JsonStyle style) {
@@ -339,7 +344,7 @@ std::string render_json(const Report& report, JsonStyle style) {
   out["ways_out"] = ways;
   out["assumptions"] = report.assumptions;
   out["warnings"] = report.warnings;
-  return style == JsonStyle::line ? out.dump() + "\n" : dump(out);
+  return dump(out, style);
 }
 
 std::string render_catalog_list_json(const Catalog& catalog) {

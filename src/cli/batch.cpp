@@ -1,0 +1,259 @@
+#include "batch.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "gpu_advise/advisor.hpp"
+#include "gpu_advise/files.hpp"
+#include "json_input.hpp"
+#include "line_reader.hpp"
+
+namespace gpu_advise::cli {
+
+LineReader::Result LineReader::next(std::string& line) {
+  line.clear();
+  m_length = 0;
+  bool any = false;
+  bool kept = true;
+  for (;;) {
+    if (m_begin == m_end) {
+      if (m_eof) {
+        if (!any) {
+          return Result::end;
+        }
+        return kept ? Result::line : Result::too_long;
+      }
+      const long got = m_source(m_buffer.data(), m_buffer.size());
+      if (got < 0) {
+        if (errno == EINTR) {
+          continue;
+        }
+        m_error = errno;
+        return Result::read_error;
+      }
+      if (got == 0) {
+        m_eof = true;
+        continue;
+      }
+      m_begin = 0;
+      m_end = static_cast<std::size_t>(got);
+    }
+    any = true;
+    const char* const start = m_buffer.data() + m_begin;
+    const char* const stop = m_buffer.data() + m_end;
+    const char* const newline = std::find(start, stop, '\n');
+    const auto chunk = static_cast<std::size_t>(newline - start);
+    m_length += chunk;
+    if (kept && m_length > max_line_bytes) {
+      kept = false;
+      line.clear();
+    }
+    if (kept) {
+      line.append(start, chunk);
+    }
+    m_begin += chunk;
+    if (newline != stop) {
+      ++m_begin;
+      return kept ? Result::line : Result::too_long;
+    }
+    if (m_length > max_unbroken_bytes) {
+      return Result::unbroken;
+    }
+  }
+}
+
+namespace {
+
+// One JSON Lines request into Flags: keys are the flags' names (with '_' for
+// '-'); values are strings, numbers, booleans or, for repeatable flags, lists.
+Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
+  if (!line.is_object()) {
+    throw UsageError("expected a JSON object, such as {\"params\": \"70B\", \"task\": \"lora\"}");
+  }
+  Flags f;
+  f.catalogs = defaults.catalogs;
+  f.rules = defaults.rules;
+  f.lang = defaults.lang;
+  auto text = [](const nlohmann::json& value, const std::string& key) -> std::string {
+    if (value.is_string()) {
+      return value.get<std::string>();
+    }
+    if (value.is_number()) {
+      return json_input::describe(value);  // whole numbers exactly, signed or not, as written
+    }
+    throw UsageError(fmt::format("\"{}\": expected a string or a number, found {}", key, json_input::describe(value)));
+  };
+  auto list = [&](const nlohmann::json& value, const std::string& key) {
+    std::vector<std::string> out;
+    if (value.is_array()) {
+      for (const auto& item : value) {
+        out.push_back(text(item, key));
+      }
+    } else {
+      out.push_back(text(value, key));
+    }
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::string*>> strings = {
+      {"params", &f.params},           {"active_params", &f.active_params},
+      {"model", &f.model},             {"model_config", &f.model_config},
+      {"task", &f.task},               {"budget", &f.budget},
+      {"count", &f.count},             {"top", &f.top},
+      {"max_gpus", &f.max_gpus},       {"seq_len", &f.seq_len},
+      {"micro_batch", &f.micro_batch}, {"zero", &f.zero},
+      {"recompute", &f.recompute},     {"lora_rank", &f.lora_rank},
+      {"lora_targets", &f.lora_targets}, {"optimizer", &f.optimizer},
+      {"tokens", &f.tokens},           {"epochs", &f.epochs},
+      {"deadline", &f.deadline},       {"precision", &f.precision},
+      {"kv_precision", &f.kv_precision}, {"context", &f.context},
+      {"output_tokens", &f.output_tokens}, {"concurrency", &f.concurrency},
+      {"region", &f.region},           {"mode", &f.mode},
+      {"lang", &f.lang}};
+  std::vector<std::string> known = {"gpu", "price", "fp8", "explain"};
+  for (const auto& [key, target] : strings) {
+    known.push_back(key);
+  }
+  for (const auto& [key, value] : line.items()) {
+    if (value.is_null()) {
+      continue;
+    }
+    bool handled = false;
+    for (const auto& [name, target] : strings) {
+      if (name == key) {
+        *target = text(value, key);
+        handled = true;
+      }
+    }
+    if (handled) {
+      continue;
+    }
+    if (key == "gpu") {
+      f.gpus = list(value, key);
+    } else if (key == "price") {
+      f.prices = list(value, key);
+    } else if (key == "fp8" || key == "explain") {
+      if (!value.is_boolean()) {
+        throw UsageError(fmt::format("\"{}\": expected true or false, found {}", key, json_input::describe(value)));
+      }
+      (key == "fp8" ? f.fp8 : f.explain) = value.get<bool>();
+    } else {
+      std::string message = fmt::format("unknown field \"{}\"", text::excerpt(key));
+      if (const auto suggestion = text::did_you_mean(key, known)) {
+        message += fmt::format("; did you mean \"{}\"?", *suggestion);
+      }
+      throw UsageError(message);
+    }
+  }
+  if (f.budget.empty()) {
+    f.budget = "medium";
+  }
+  return f;
+}
+
+// The error object of a line; cannot throw (a last, fixed line if even that fails).
+std::string error_line(std::size_t number, std::string_view message) noexcept {
+  try {
+    return render_batch_error(number, text::printable(message));
+  } catch (...) {
+    return fmt::format("{{\"schema_version\":1,\"line\":{},\"status\":2,\"error\":\"internal error\"}}\n", number);
+  }
+}
+
+}  // namespace
+
+BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchContext& context) noexcept {
+  std::string message;
+  try {
+    nlohmann::json request_json;
+    try {
+      request_json = json_input::parse(line);
+    } catch (const json_input::Failure& e) {
+      throw UsageError(e.what());
+    }
+    const Flags line_flags = flags_from_json(request_json, context.defaults);
+    const Language language =
+        line_flags.lang.empty() ? context.language : parse_choice<Language>(line_flags.lang, "lang");
+    const ModelShape model = resolve_model(line_flags, context.presets);
+    const Request request = to_request(line_flags, context.catalog, model);
+    Report report = advise(request, model, context.catalog, context.rules, language);
+    report.batch_line = static_cast<int>(std::min<std::size_t>(number, 2147483647));
+    return BatchAnswer{render_json(report, JsonStyle::line), report.anything_fits() ? 0 : 1};
+  } catch (const Error& e) {
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    message = "out of memory";
+  } catch (const std::exception& e) {
+    message = fmt::format("internal error: {}", e.what());
+  } catch (...) {
+    message = "internal error";
+  }
+  return BatchAnswer{error_line(number, message), 2};
+}
+
+int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool stdin_closed) {
+  if (flags.output_given) {
+    throw UsageError("batch writes to standard output; redirect it instead of --output");
+  }
+  const bool from_stdin = flags.batch_file.empty() || flags.batch_file == "-";
+  std::string content;
+  std::size_t offset = 0;
+  LineReader::Source source;
+  if (from_stdin) {
+    if (stdin_closed) {
+      throw Error("batch: cannot read standard input: it is closed");
+    }
+    source = [](char* into, std::size_t size) { return static_cast<long>(::read(STDIN_FILENO, into, size)); };
+  } else {
+    content = read_data_file(flags.batch_file);  // a named file is a data file, with the same limits
+    source = [&](char* into, std::size_t size) {
+      const std::size_t n = std::min(size, content.size() - offset);
+      std::memcpy(into, content.data() + offset, n);
+      offset += n;
+      return static_cast<long>(n);
+    };
+  }
+  const std::string input_name = from_stdin ? std::string("standard input") : text::printable(flags.batch_file);
+  LineReader reader(std::move(source));
+  int worst = 0;
+  std::string line;
+  std::size_t number = 0;
+  for (;;) {
+    const LineReader::Result result = reader.next(line);
+    if (result == LineReader::Result::end) {
+      break;
+    }
+    ++number;
+    if (result == LineReader::Result::read_error) {
+      throw Error(fmt::format("batch: cannot read {} at line {}: {}", input_name, number, std::strerror(reader.error())));
+    }
+    if (result == LineReader::Result::unbroken) {
+      out << error_line(number, fmt::format("the line runs past {} bytes with no newline; this is not JSON Lines, "
+                                            "so the batch stops here",
+                                            LineReader::max_unbroken_bytes));
+      worst = 2;
+      break;
+    }
+    if (result == LineReader::Result::too_long) {
+      out << error_line(number, fmt::format("the line is {} bytes, longer than the limit of 1 MiB ({} bytes)",
+                                            reader.length(), LineReader::max_line_bytes));
+      worst = 2;
+    } else if (!text::trim(line).empty()) {
+      const BatchAnswer answer = answer_batch_line(line, number, context);
+      out << answer.json_line;
+      worst = std::max(worst, answer.status);
+    }
+    if (!out.flush()) {
+      break;  // standard output failed: run() says why
+    }
+  }
+  return worst;
+}
+
+}  // namespace gpu_advise::cli

@@ -1,0 +1,117 @@
+// Flags as typed, and what they become: the model they describe and the
+// validated Request. Shared by the command line and batch lines.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/error.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_advise/render.hpp"
+#include "gpu_advise/request.hpp"
+#include "gpu_advise/text.hpp"
+#include "gpu_advise/units.hpp"
+
+namespace gpu_advise::cli {
+
+inline constexpr std::int64_t max_count = 100000;
+inline constexpr std::int64_t max_top = 10000;
+
+// Raw flag values, exactly as typed; validated in to_request().
+struct Flags {
+  std::string params;
+  std::string active_params;
+  std::string model;
+  std::string model_config;
+  std::string task;
+  std::string budget = "medium";
+  std::vector<std::string> gpus;
+  std::string count;
+  std::string top;
+  std::string format = "text";
+  std::string color = "auto";
+  std::string lang;
+  std::string output;
+  bool output_given = false;  // --output was given, even as ""
+  std::vector<std::string> catalogs;
+  std::vector<std::string> rules;
+  std::string region;
+  bool explain = false;
+  std::string rules_validate_file;
+  std::vector<std::string> compare_ids;
+  std::string batch_file;
+  std::string show_id;
+  std::string validate_file;
+  // sizing
+  std::string seq_len;
+  std::string micro_batch;
+  std::string zero;
+  std::string recompute;
+  std::string lora_rank;
+  std::string lora_targets;
+  std::string optimizer;
+  std::string tokens;
+  std::string epochs;
+  bool fp8 = false;
+  std::string deadline;
+  std::string precision;
+  std::string kv_precision;
+  std::string context;
+  std::string output_tokens;
+  std::string concurrency;
+  std::string max_gpus;
+  std::string mode;
+  std::vector<std::string> prices;
+};
+
+template <typename E>
+E parse_choice(const std::string& raw, std::string_view flag) {
+  if (const auto value = enum_from_string<E>(text::to_lower(text::trim(raw)))) {
+    return *value;
+  }
+  const auto valid = enum_names<E>();
+  std::string message = fmt::format("{}: '{}' is not valid; expected {}", flag, text::excerpt(raw), text::join_or(valid));
+  if (const auto suggestion = text::did_you_mean(raw, valid)) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  throw UsageError(message);
+}
+
+template <typename F>
+auto wrap(std::string_view flag, F&& parse) {
+  try {
+    return parse();
+  } catch (const QuantityError& e) {
+    throw UsageError(fmt::format("{}: {}", flag, e.what()));
+  }
+}
+
+[[nodiscard]] OutputFormat parse_format(const std::string& raw);
+
+// The model presets, parsed only when a request names one.
+class Presets {
+ public:
+  const ModelCatalog& get() {
+    if (!m_models) {
+      m_models = load_embedded_models();
+    }
+    return *m_models;
+  }
+
+ private:
+  std::optional<ModelCatalog> m_models;
+};
+
+// The model the flags describe: exactly one of --params, --model, --model-config.
+[[nodiscard]] ModelShape resolve_model(const Flags& flags, Presets& presets);
+
+// The validated request; UsageError names the flag that is wrong.
+[[nodiscard]] Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape& model);
+
+}  // namespace gpu_advise::cli

@@ -1,0 +1,49 @@
+// Lines from a stream in bounded memory: the batch command's reader.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpu_advise::cli {
+
+class LineReader {
+ public:
+  // A line longer than this is reported, not kept.
+  static constexpr std::size_t max_line_bytes = std::size_t{1} << 20;  // 1 MiB
+  // A line still without a newline after this many bytes ends the input: it
+  // is not JSON Lines (`batch < /dev/zero`).
+  static constexpr std::size_t max_unbroken_bytes = std::size_t{16} << 20;  // 16 MiB
+  static constexpr std::size_t buffer_bytes = std::size_t{64} << 10;
+
+  // Fills `into` with up to `size` bytes; returns the count, 0 at the end, or
+  // a negative number with errno set.
+  using Source = std::function<long(char* into, std::size_t size)>;
+
+  enum class Result {
+    line,        // `line` holds the next line, without its newline
+    too_long,    // the next line was longer than max_line_bytes; skipped, `line` is empty
+    unbroken,    // max_unbroken_bytes without a newline: stop reading
+    read_error,  // the source failed; error() is its errno
+    end,         // no more input
+  };
+
+  explicit LineReader(Source source) : m_source(std::move(source)), m_buffer(buffer_bytes) {}
+
+  Result next(std::string& line);
+  // The length in bytes of the line just returned (also of one too long to keep).
+  [[nodiscard]] std::size_t length() const noexcept { return m_length; }
+  [[nodiscard]] int error() const noexcept { return m_error; }
+
+ private:
+  Source m_source;
+  std::vector<char> m_buffer;
+  std::size_t m_begin = 0;
+  std::size_t m_end = 0;
+  bool m_eof = false;
+  std::size_t m_length = 0;
+  int m_error = 0;
+};
+
+}  // namespace gpu_advise::cli
