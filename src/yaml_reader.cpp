@@ -261,7 +261,20 @@ std::optional<std::string> MapReader::scalar(const YAML::Node& value, const std:
     m_diagnostics.error(value, path, fmt::format("expected a single value, found {}", describe_kind(value)));
     return std::nullopt;
   }
-  return value.Scalar();
+  // Text is shown in terminals and reports: a control character (an escape
+  // sequence, a carriage return) is refused, like invalid UTF-8 (parse()).
+  const std::string& text = value.Scalar();
+  const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7F;
+  });
+  if (control != text.end()) {
+    m_diagnostics.error(value, path,
+                        fmt::format("'{}' holds the control character {}; text here must be printable",
+                                    text::excerpt(text), text::printable(std::string_view(&*control, 1))));
+    return std::nullopt;
+  }
+  return text;
 }
 
 std::optional<std::string> MapReader::string(std::string_view key, Presence presence) {

@@ -50,12 +50,20 @@ LineReader::Result LineReader::next(std::string& line) {
     const char* const stop = m_buffer.data() + m_end;
     const char* const newline = std::find(start, stop, '\n');
     const auto chunk = static_cast<std::size_t>(newline - start);
+    if (const char* nul = std::find(start, newline, '\0'); nul != newline) {
+      m_offset += static_cast<std::size_t>(nul - start);
+      return Result::binary;
+    }
+    m_offset += chunk + (newline != stop ? 1 : 0);
     m_length += chunk;
     if (kept && m_length > max_line_bytes) {
       kept = false;
       line.clear();
     }
     if (kept) {
+      if (line.size() + chunk > line.capacity()) {
+        line.reserve(max_line_bytes);  // at once: growing by doubling would pass the limit
+      }
       line.append(start, chunk);
     }
     m_begin += chunk;
@@ -233,10 +241,14 @@ int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool
     if (result == LineReader::Result::read_error) {
       throw Error(fmt::format("batch: cannot read {} at line {}: {}", input_name, number, std::strerror(reader.error())));
     }
-    if (result == LineReader::Result::unbroken) {
-      out << error_line(number, fmt::format("the line runs past {} bytes with no newline; this is not JSON Lines, "
-                                            "so the batch stops here",
-                                            LineReader::max_unbroken_bytes));
+    if (result == LineReader::Result::unbroken || result == LineReader::Result::binary) {
+      out << error_line(number, result == LineReader::Result::binary
+                                    ? fmt::format("byte offset {} of {} is a NUL byte: the input is not JSON Lines "
+                                                  "text, so the batch stops here",
+                                                  reader.offset(), input_name)
+                                    : fmt::format("the line runs past {} bytes (1 GiB) with no newline: the input "
+                                                  "is not JSON Lines, so the batch stops here",
+                                                  LineReader::max_unbroken_bytes));
       worst = 2;
       break;
     }

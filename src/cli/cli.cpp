@@ -132,7 +132,7 @@ void print_error(std::ostream& err, std::string_view message) {
 // instead of lost (iostreams only say that something failed).
 class StdoutBuffer : public std::streambuf {
  public:
-  explicit StdoutBuffer(bool closed) : m_error(closed ? EBADF : 0) { setp(m_buffer, m_buffer + sizeof m_buffer); }
+  explicit StdoutBuffer(bool closed) : m_closed(closed) { setp(m_buffer, m_buffer + sizeof m_buffer); }
   StdoutBuffer(const StdoutBuffer&) = delete;
   StdoutBuffer& operator=(const StdoutBuffer&) = delete;
   ~StdoutBuffer() override { (void)drain(); }
@@ -158,7 +158,11 @@ class StdoutBuffer : public std::streambuf {
     const char* data = pbase();
     std::size_t left = static_cast<std::size_t>(pptr() - pbase());
     setp(m_buffer, m_buffer + sizeof m_buffer);
-    if (m_error != 0) {
+    if (left == 0 || m_error != 0) {
+      return m_error == 0;
+    }
+    if (m_closed) {
+      m_error = EBADF;  // standard output was closed when the process started
       return false;
     }
     while (left > 0) {
@@ -177,7 +181,8 @@ class StdoutBuffer : public std::streambuf {
   }
 
   char m_buffer[65536];
-  int m_error;
+  bool m_closed;
+  int m_error = 0;
 };
 
 // A closed standard descriptor is taken by /dev/null, so no file the run opens

@@ -13,8 +13,8 @@ class LineReader {
   // A line longer than this is reported, not kept.
   static constexpr std::size_t max_line_bytes = std::size_t{1} << 20;  // 1 MiB
   // A line still without a newline after this many bytes ends the input: it
-  // is not JSON Lines (`batch < /dev/zero`).
-  static constexpr std::size_t max_unbroken_bytes = std::size_t{16} << 20;  // 16 MiB
+  // cannot be JSON Lines, and endless input must end.
+  static constexpr std::size_t max_unbroken_bytes = std::size_t{1} << 30;  // 1 GiB
   static constexpr std::size_t buffer_bytes = std::size_t{64} << 10;
 
   // Fills `into` with up to `size` bytes; returns the count, 0 at the end, or
@@ -25,6 +25,7 @@ class LineReader {
     line,        // `line` holds the next line, without its newline
     too_long,    // the next line was longer than max_line_bytes; skipped, `line` is empty
     unbroken,    // max_unbroken_bytes without a newline: stop reading
+    binary,      // a NUL byte: the input is not text (`batch < /dev/zero`); stop reading
     read_error,  // the source failed; error() is its errno
     end,         // no more input
   };
@@ -35,6 +36,8 @@ class LineReader {
   // The length in bytes of the line just returned (also of one too long to keep).
   [[nodiscard]] std::size_t length() const noexcept { return m_length; }
   [[nodiscard]] int error() const noexcept { return m_error; }
+  // Bytes consumed so far (after binary: the offset of the NUL byte).
+  [[nodiscard]] std::size_t offset() const noexcept { return m_offset; }
 
  private:
   Source m_source;
@@ -43,6 +46,7 @@ class LineReader {
   std::size_t m_end = 0;
   bool m_eof = false;
   std::size_t m_length = 0;
+  std::size_t m_offset = 0;
   int m_error = 0;
 };
 

@@ -49,3 +49,49 @@ TEST_CASE("an overlay replaces cards by id and appends new ones", "[catalog]") {
   CHECK(catalog.gpus()[2].id == "test-99");
   CHECK(catalog.info().origins.size() == 2);
 }
+
+namespace {
+std::string catalog_errors(const std::string& yaml, const Catalog* base) {
+  try {
+    (void)parse_catalog(yaml, "overlay.yaml", CatalogRole::overlay, base);
+  } catch (const DataError& e) {
+    std::string all;
+    for (const auto& d : e.diagnostics()) {
+      all += d.to_string() + "\n";
+    }
+    return all;
+  }
+  return "no error";
+}
+
+std::string with_replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+}  // namespace
+
+TEST_CASE("ids and aliases are compared the way lookups compare them", "[catalog][identity]") {
+  const Catalog base = fixture();
+  // Replacing a card needs its id as written; the same id spelt otherwise is an error naming both.
+  CHECK(catalog_errors(test::valid_catalog, &base) == "no error");
+  CHECK_THAT(catalog_errors(with_replaced(test::valid_catalog, "id: test-80", "id: test80"), &base),
+             Catch::Contains("overlay.yaml:6:9: gpus[0].id: id 'test80' is the same as the card from cards.yaml "
+                             "'test-80'"));
+  // A new id that is an alias of a card below would hide that alias.
+  CHECK_THAT(catalog_errors(with_replaced(test::valid_catalog, "id: test-24", "id: t80"), &base),
+             Catch::Contains("id 't80' is also the alias 'T80' of test-80"));
+  // An alias that is another card's id could never be used; one that normalises to nothing never matches.
+  CHECK_THAT(catalog_errors(with_replaced(test::valid_catalog, "aliases: [\"Test\"]", "aliases: [\"TEST 80\"]"), nullptr),
+             Catch::Contains("alias 'TEST 80' of 'test-24' is the id of card 'test-80'"));
+  CHECK_THAT(catalog_errors(with_replaced(test::valid_catalog, "aliases: [\"Test\"]", "aliases: [\"- _\"]"), nullptr),
+             Catch::Contains("alias '- _' is empty"));
+  // Aliases shared by several cards stay allowed: lookups report them as ambiguous.
+  CHECK(catalog_errors(test::valid_catalog, nullptr) == "no error");
+}
+
+TEST_CASE("merge matches ids in normalised form", "[catalog][identity]") {
+  Catalog catalog = fixture();
+  Catalog overlay = fixture();
+  catalog.merge(overlay);
+  CHECK(catalog.size() == 2);
+}

@@ -176,3 +176,29 @@ models:
   bad.replace(bad.find("tied_embeddings: false"), 22, "tied_embeddings: maybe");
   CHECK_THAT(first(bad), Catch::Contains("expected true or false"));
 }
+
+TEST_CASE("config.json fields that cannot describe one model together are errors", "[models][config]") {
+  const std::string dense = R"("hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                               "vocab_size": 32000, "intermediate_size": 11008)";
+  CHECK_THAT(config_errors("{" + dense + R"(, "num_local_experts": 8, "num_experts_per_tok": 9})"),
+             Catch::Contains("num_experts_per_tok: 9 experts per token is more than the 8 experts there are"));
+  CHECK_THAT(config_errors("{" + dense + R"(, "layer_types": ["full_attention"], "sliding_window": 4096})"),
+             Catch::Contains("layer_types: lists 1 layers but num_hidden_layers is 32"));
+  CHECK_THAT(config_errors(R"({"hidden_size": 4000, "num_hidden_layers": 32, "num_attention_heads": 32,
+                               "vocab_size": 32000, "intermediate_size": 11008, "num_attention_heads": 30})"),
+             Catch::Contains("duplicate key \"num_attention_heads\""));
+  CHECK_THAT(config_errors(R"({"hidden_size": 4000, "num_hidden_layers": 32, "num_attention_heads": 48,
+                               "vocab_size": 32000, "intermediate_size": 11008})"),
+             Catch::Contains("num_attention_heads: 48 does not divide hidden_size 4000"));
+  CHECK_THAT(config_errors("{" + dense + R"(, "num_key_value_heads": 5})"),
+             Catch::Contains("num_key_value_heads: 5 does not divide num_attention_heads 32"));
+  CHECK_THAT(config_errors("{" + dense + R"(, "head_dim": 90000000})"), Catch::Contains("outside the 1M to 100T"));
+  CHECK_THAT(config_errors(R"({"hidden_size": )" + std::string(100000, '[') + std::string(100000, ']') + "}"),
+             Catch::Contains("nested more than 64 levels"));
+  CHECK_THAT(config_errors("{\"model_type\": \"\xff\"}"),
+             Catch::Contains("config.json:1:17: ") && Catch::Contains("UTF-8") && Catch::Contains("byte offset 16"));
+  // head_dim given: heads need not divide hidden_size (Gemma, Qwen3).
+  CHECK_NOTHROW(parse_hf_config(R"({"hidden_size": 4000, "num_hidden_layers": 32, "num_attention_heads": 48,
+                                    "head_dim": 128, "vocab_size": 32000, "intermediate_size": 11008})",
+                                "config.json"));
+}

@@ -27,3 +27,40 @@ TEST_CASE("lists join with commas and a final 'or'", "[text]") {
   CHECK(text::join_or(items) == "a, b or c");
   CHECK(text::join(items, "/") == "a/b/c");
 }
+
+TEST_CASE("UTF-8 is checked as RFC 3629 defines it", "[text][utf8]") {
+  using text::invalid_utf8_at;
+  constexpr auto npos = std::string_view::npos;
+  CHECK(invalid_utf8_at("") == npos);
+  CHECK(invalid_utf8_at("plain ASCII") == npos);
+  CHECK(invalid_utf8_at("算力 H100 — ok") == npos);
+  CHECK(invalid_utf8_at("\xF0\x9F\x9A\x80") == npos);      // U+1F680, four bytes
+  CHECK(invalid_utf8_at("ab\xff") == 2);                   // never valid
+  CHECK(invalid_utf8_at("\xC0\x80") == 0);                 // overlong NUL
+  CHECK(invalid_utf8_at("\xE0\x80\xAF") == 0);             // overlong '/'
+  CHECK(invalid_utf8_at("\xED\xA0\x80") == 0);             // a UTF-16 surrogate
+  CHECK(invalid_utf8_at("\xF4\x90\x80\x80") == 0);         // above U+10FFFF
+  CHECK(invalid_utf8_at("ok\xE7\xAE") == 2);               // cut short
+  CHECK(invalid_utf8_at("\x80") == 0);                     // a lone continuation byte
+}
+
+TEST_CASE("printable() escapes what a terminal or a JSON writer would choke on", "[text][utf8]") {
+  CHECK(text::printable("H100 算力") == "H100 算力");
+  CHECK(text::printable("a\xff" "b") == "a\\xFFb");
+  CHECK(text::printable("\x1b[31mred\r\n") == "\\x1B[31mred\\x0D\\x0A");
+  CHECK(text::printable("tab\tok") == "tab\tok");
+  CHECK(text::invalid_utf8_at(text::printable("\xC0\x80\xED\xA0\x80")) == std::string_view::npos);
+}
+
+TEST_CASE("excerpt() quotes a value in bounded space, cut on a character boundary", "[text][utf8]") {
+  CHECK(text::excerpt("70B") == "70B");
+  const std::string long_value(100000, 'x');
+  const std::string cut = text::excerpt(long_value);
+  CHECK(cut.size() < 120);
+  CHECK_THAT(cut, Catch::EndsWith("... (100000 bytes)"));
+  const std::string chinese = text::excerpt(std::string(200, 'a') + "算", 10);
+  CHECK(chinese == "aaaaaaaaaa... (203 bytes)");
+  const std::string boundary = text::excerpt("aaaaaaaa算算", 10);  // 8 + 3 > 10: the character is not split
+  CHECK(boundary == "aaaaaaaa... (14 bytes)");
+  CHECK(text::invalid_utf8_at(text::excerpt(std::string(50, '\xff'), 20)) == std::string_view::npos);
+}

@@ -1,0 +1,355 @@
+// Hostile and broken input, as a user in a hurry or an attacker would give it:
+// where --output points, what a data file is, what standard output does, and
+// what batch does with endless or poisoned input (docs/errors.md).
+#include <catch2/catch.hpp>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+namespace fs = std::filesystem;
+using harness::quote;
+using harness::Result;
+using harness::run;
+using harness::shell;
+using harness::slurp;
+using harness::spit;
+
+namespace {
+
+const std::string data = GPU_ADVISE_TEST_DATA;
+const std::vector<std::string> request = {"--params", "7B", "--task", "lora", "--top", "1", "--format", "json"};
+
+std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
+  args.insert(args.end(), more);
+  return args;
+}
+
+// A fresh, empty folder for one test.
+fs::path folder(const std::string& name) {
+  const fs::path dir = harness::scratch() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// No temporary file of ours is left behind in `dir`.
+bool no_leftovers(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename().string().rfind(".gpu-advise-", 0) == 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool is_report(const std::string& text) {
+  try {
+    return nlohmann::json::parse(text)["schema_version"] == 1;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+std::vector<nlohmann::json> json_lines(const std::string& out) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream stream(out);
+  for (std::string line; std::getline(stream, line);) {
+    lines.push_back(nlohmann::json::parse(line));
+  }
+  return lines;
+}
+
+const std::string valid_line = R"({"params": "7B", "task": "lora", "top": 1})";
+
+}  // namespace
+
+TEST_CASE("output: - is standard output and an empty name is a usage error", "[cli][output]") {
+  const fs::path dir = folder("dash");
+  const Result dash = shell("cd " + quote(dir.string()) + " && \"$GA\" --params 7B --task lora --top 1 --output -");
+  CHECK(dash.status == 0);
+  CHECK_THAT(dash.out, Catch::StartsWith("gpu-advise "));
+  CHECK_FALSE(fs::exists(dir / "-"));
+  const Result empty = run(with(request, {"--output", ""}));
+  CHECK(empty.status == 2);
+  CHECK(empty.out.empty());
+  CHECK_THAT(empty.err, Catch::Contains("--output: the file name is empty"));
+}
+
+TEST_CASE("output: replaces a regular file atomically, keeping its mode, with a temp name that always fits",
+          "[cli][output]") {
+  const fs::path dir = folder("regular");
+  const fs::path target = dir / "plan.json";
+  spit(target, "old");
+  fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
+  CHECK(run(with(request, {"--output", target.string()})).status == 0);
+  CHECK(is_report(slurp(target)));
+  CHECK(fs::status(target).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+  CHECK(no_leftovers(dir));
+  // A legal 250-character name: the temporary name is short, so it fits too.
+  const fs::path long_name = dir / std::string(250, 'x');
+  CHECK(run(with(request, {"--output", long_name.string()})).status == 0);
+  CHECK(is_report(slurp(long_name)));
+  CHECK(no_leftovers(dir));
+}
+
+TEST_CASE("output: keeps the old file when writing fails or the request is bad", "[cli][output]") {
+  const fs::path dir = folder("keep");
+  const fs::path target = dir / "plan.json";
+  spit(target, "old");
+  // The file-size limit makes every write past 1 KiB fail (EFBIG; SIGXFSZ ignored).
+  const Result full = shell("trap '' XFSZ; ulimit -f 1; \"$GA\" --params 7B --task lora --top 1 --format json "
+                            "--output " + quote(target.string()));
+  CHECK(full.status == 2);
+  CHECK_THAT(full.err, Catch::Contains("--output: cannot write") && Catch::Contains("File too large"));
+  CHECK(slurp(target) == "old");
+  CHECK(no_leftovers(dir));
+  const Result bad = run({"--params", "70Q", "--task", "lora", "--output", target.string()});
+  CHECK(bad.status == 2);
+  CHECK(slurp(target) == "old");
+}
+
+TEST_CASE("output: through a symlink replaces the target and keeps the link", "[cli][output]") {
+  const fs::path dir = folder("symlink");
+  spit(dir / "real.json", "old");
+  fs::create_symlink("real.json", dir / "link.json");
+  CHECK(run(with(request, {"--output", (dir / "link.json").string()})).status == 0);
+  CHECK(fs::is_symlink(dir / "link.json"));
+  CHECK(is_report(slurp(dir / "real.json")));
+  // A chain of links, and a link to a file not made yet.
+  fs::create_symlink("link.json", dir / "chain.json");
+  fs::create_symlink("later.json", dir / "dangling.json");
+  CHECK(run(with(request, {"--output", (dir / "chain.json").string()})).status == 0);
+  CHECK(run(with(request, {"--output", (dir / "dangling.json").string()})).status == 0);
+  CHECK(fs::is_symlink(dir / "chain.json"));
+  CHECK(fs::is_symlink(dir / "dangling.json"));
+  CHECK(is_report(slurp(dir / "later.json")));
+  // A loop is an error, not a hang.
+  fs::create_symlink("loop-b", dir / "loop-a");
+  fs::create_symlink("loop-a", dir / "loop-b");
+  const Result loop = run(with(request, {"--output", (dir / "loop-a").string()}));
+  CHECK(loop.status == 2);
+  CHECK(fs::is_symlink(dir / "loop-a"));
+  CHECK(no_leftovers(dir));
+}
+
+TEST_CASE("output: writes straight through a FIFO and never replaces it", "[cli][output]") {
+  const fs::path dir = folder("fifo");
+  const fs::path fifo = dir / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const fs::path got = dir / "got.json";
+  const Result r = shell("cat " + quote(fifo.string()) + " > " + quote(got.string()) + " & timeout 30 \"$GA\" "
+                         "--params 7B --task lora --top 1 --format json --output " + quote(fifo.string()) + "; "
+                         "status=$?; wait; exit $status");
+  CHECK(r.status == 0);
+  CHECK(fs::is_fifo(fifo));
+  CHECK(is_report(slurp(got)));
+}
+
+TEST_CASE("output: writes straight through character devices and refuses block devices", "[cli][output]") {
+  const fs::path dir = folder("devices");
+  // Device nodes made here (root in a container may not be allowed to): a
+  // copy of /dev/null and of /dev/full, never the real /dev.
+  const bool can_mknod = ::mknod((dir / "null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0 &&
+                         ::mknod((dir / "full").c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0;
+  if (!can_mknod) {
+    WARN("mknod is not permitted here; device nodes are not tested");
+    return;
+  }
+  const Result null = run(with(request, {"--output", (dir / "null").string()}));
+  CHECK(null.status == 0);
+  CHECK(fs::is_character_file(dir / "null"));
+  const Result full = run(with(request, {"--output", (dir / "full").string()}));
+  CHECK(full.status == 2);
+  CHECK_THAT(full.err, Catch::Contains("No space left on device"));
+  CHECK(fs::is_character_file(dir / "full"));
+  REQUIRE(::mknod((dir / "disk").c_str(), S_IFBLK | 0600, makedev(7, 200)) == 0);
+  const Result block = run(with(request, {"--output", (dir / "disk").string()}));
+  CHECK(block.status == 2);
+  CHECK_THAT(block.err, Catch::Contains("block device"));
+  CHECK(fs::is_block_file(dir / "disk"));
+  CHECK(no_leftovers(dir));
+}
+
+TEST_CASE("output: connects to a Unix socket and writes to it", "[cli][output]") {
+  const fs::path dir = folder("socket");
+  const fs::path path = dir / "sock";
+  const int server = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(server >= 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+  REQUIRE(::bind(server, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::listen(server, 1) == 0);
+  std::string received;
+  std::thread reader([&] {
+    const int client = ::accept(server, nullptr, nullptr);
+    char buffer[65536];
+    for (ssize_t n; client >= 0 && (n = ::read(client, buffer, sizeof buffer)) > 0;) {
+      received.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(client);
+  });
+  const Result r = run(with(request, {"--output", path.string()}));
+  reader.join();
+  ::close(server);
+  CHECK(r.status == 0);
+  CHECK(fs::is_socket(path));
+  CHECK(is_report(received));
+}
+
+TEST_CASE("a failed write on standard output is an error; a closed pipe stays quiet", "[cli][stdout]") {
+  const Result full = shell("\"$GA\" --params 7B --task lora > /dev/full");
+  CHECK(full.status == 2);
+  CHECK_THAT(full.err, Catch::Contains("gpu-advise: error: cannot write standard output: No space left on device"));
+  const Result closed = shell("\"$GA\" --params 7B --task lora >&-");
+  CHECK(closed.status == 2);
+  CHECK_THAT(closed.err, Catch::Contains("cannot write standard output: Bad file descriptor"));
+  const Result batch_closed = shell("echo '" + valid_line + "' | \"$GA\" batch >&-");
+  CHECK(batch_closed.status == 2);
+  CHECK_THAT(batch_closed.err, Catch::Contains("cannot write standard output"));
+  // A reader that stops early (`| head`): no message, whether SIGPIPE kills
+  // the process (the default) or is ignored and write() says EPIPE.
+  const Result head = shell("\"$GA\" --params 7B --task lora --format json | head -c 10 >/dev/null; "
+                            "exit ${PIPESTATUS[0]}");
+  CHECK(head.err.empty());
+  const Result ignored = shell("trap '' PIPE; \"$GA\" --params 7B --task lora --format json | head -c 10 >/dev/null; "
+                               "exit ${PIPESTATUS[0]}");
+  CHECK(ignored.err.empty());
+  CHECK(ignored.status == 0);
+  // With stdout closed, a data file the run opens must not become "standard output".
+  const fs::path dir = folder("closed-stdout");
+  const fs::path target = dir / "plan.json";
+  const Result to_file = shell("\"$GA\" --params 7B --task lora --top 1 --format json --catalog " +
+                               quote(data + "/overlay.yaml") + " --output " + quote(target.string()) + " >&-");
+  CHECK(to_file.status == 0);
+  CHECK(is_report(slurp(target)));
+}
+
+TEST_CASE("data files that are pipes, devices or sockets never block", "[cli][input]") {
+  const fs::path dir = folder("inputs");
+  const fs::path fifo = dir / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // A FIFO nobody writes to: given up on after the pipe wait, never a hang.
+  const std::vector<std::vector<std::string>> waits = {
+      {"--params", "7B", "--task", "lora", "--catalog", fifo.string()},
+      {"--params", "7B", "--task", "lora", "--rules", fifo.string()},
+      {"--model-config", fifo.string(), "--task", "lora"},
+      {"batch", fifo.string()},
+  };
+  for (const auto& args : waits) {
+    CAPTURE(args);
+    const Result r = shell("timeout 30 \"$GA\" " + [&] {
+      std::string joined;
+      for (const auto& a : args) {
+        joined += quote(a) + " ";
+      }
+      return joined;
+    }());
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("did not deliver all of its data within 5 s"));
+    CHECK(r.seconds < 15);
+  }
+  // A batch line's model_config is a data file too: its line fails, the batch goes on.
+  const Result line = shell("printf '%s\\n%s\\n' '{\"model_config\": \"" + fifo.string() +
+                            "\", \"task\": \"lora\"}' '" + valid_line + "' | timeout 30 \"$GA\" batch");
+  CHECK(line.status == 2);
+  CHECK(line.seconds < 15);
+  const auto lines = json_lines(line.out);
+  REQUIRE(lines.size() == 2);
+  CHECK_THAT(lines[0]["error"].get<std::string>(), Catch::Contains("did not deliver"));
+  CHECK(lines[1]["outcome"] == "recommended");
+  // A pipe that delivers (process substitution) is read.
+  const Result piped = shell("\"$GA\" --params 7B --task lora --top 1 --catalog <(cat " +
+                             quote(data + "/overlay.yaml") + ")");
+  CHECK(piped.status == 0);
+  // Devices and sockets are refused at once.
+  const int server = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", (dir / "sock").c_str());
+  REQUIRE(::bind(server, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  const Result socket = run({"--params", "7B", "--task", "lora", "--rules", (dir / "sock").string()});
+  ::close(server);
+  CHECK(socket.status == 2);
+  CHECK_THAT(socket.err, Catch::Contains("it is a socket, not a file"));
+  const Result zero = run({"batch", "/dev/zero"});
+  CHECK(zero.status == 2);
+  CHECK_THAT(zero.err, Catch::Contains("character device"));
+  CHECK(zero.seconds < 5);
+}
+
+TEST_CASE("batch from endless or binary input ends with an error in bounded memory", "[cli][batch][memory]") {
+  const Result zero = shell("exec timeout 30 \"$GA\" batch < /dev/zero");
+  CHECK(zero.status == 2);
+  CHECK(zero.max_rss_kib < 64 * 1024);
+  const auto lines = json_lines(zero.out);
+  REQUIRE(lines.size() == 1);
+  CHECK_THAT(lines[0]["error"].get<std::string>(), Catch::Contains("byte offset 0 of standard input is a NUL byte"));
+  // An endless line of text (no NUL) ends at the 1 GiB line limit.
+  const Result endless = shell("yes | tr -d '\\n' | timeout 120 \"$GA\" batch; exit ${PIPESTATUS[2]}");
+  CHECK(endless.status == 2);
+  CHECK(endless.max_rss_kib < 64 * 1024);
+  CHECK_THAT(endless.out, Catch::Contains("runs past 1073741824 bytes (1 GiB) with no newline"));
+  // A 50 MB line is reported without being held, and the next line is answered.
+  const Result longline = shell("{ head -c 50000000 /dev/zero | tr '\\0' x; echo; echo '" + valid_line +
+                                "'; } | timeout 60 \"$GA\" batch");
+  CHECK(longline.status == 2);
+  CHECK(longline.max_rss_kib < 64 * 1024);
+  const auto answers = json_lines(longline.out);
+  REQUIRE(answers.size() == 2);
+  CHECK_THAT(answers[0]["error"].get<std::string>(), Catch::Contains("longer than the limit of 1 MiB"));
+  CHECK(answers[1]["line"] == 2);
+  CHECK(answers[1]["outcome"] == "recommended");
+  // A closed standard input is an error, not an empty batch.
+  const Result closed = shell("\"$GA\" batch <&-");
+  CHECK(closed.status == 2);
+  CHECK_THAT(closed.err, Catch::Contains("cannot read standard input"));
+}
+
+TEST_CASE("batch: no line's failure stops the batch or loses another line's result", "[cli][batch]") {
+  const fs::path dir = folder("batch-poison");
+  const fs::path input = dir / "poison.jsonl";
+  {
+    std::ofstream out(input, std::ios::binary);
+    out << R"({"params": )" << std::string(400000, '[') << std::string(400000, ']') << "}\n"  // deep nesting
+        << valid_line << "\n"
+        << R"({"params": "7B", "task": "lora", "task": "full"})" << "\n"           // duplicate key
+        << R"({"params": "7B", "task": "lora", "count": 18446744073709551615})" << "\n"
+        << "{\"params\": \"7B\xff\", \"task\": \"lora\"}\n"                          // invalid UTF-8
+        << R"({"params": "7B", "task": "lora", "gpu": "\u001b[31mred"})" << "\n"  // a terminal escape
+        << R"({"params": "7B", "task": "lora", "price": ["h100-sxm5=2", "h100-sxm5=3"]})" << "\n"
+        << std::string("{\"params\": \"7B\", \"task\": \"lora\", \"gpu\": \"") + std::string(200000, 'g') + "\"}\n"
+        << valid_line << "\n";
+  }
+  const Result r = run({"batch", input.string()});
+  CHECK(r.status == 2);
+  CHECK(harness::valid_utf8(r.out));
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 9);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    CHECK(lines[i]["line"] == i + 1);
+  }
+  CHECK_THAT(lines[0]["error"].get<std::string>(), Catch::Contains("nested more than 64 levels"));
+  CHECK(lines[1]["outcome"] == "recommended");
+  CHECK_THAT(lines[2]["error"].get<std::string>(), Catch::Contains("duplicate key \"task\""));
+  CHECK_THAT(lines[3]["error"].get<std::string>(), Catch::Contains("'18446744073709551615' is too large"));
+  CHECK_THAT(lines[4]["error"].get<std::string>(), Catch::Contains("UTF-8"));
+  CHECK_THAT(lines[5]["error"].get<std::string>(), Catch::Contains("\\x1B[31mred"));
+  CHECK_THAT(lines[6]["error"].get<std::string>(), Catch::Contains("one price per card"));
+  CHECK(lines[7]["error"].get<std::string>().size() < 400);  // the value is quoted as an excerpt
+  CHECK(lines[8]["outcome"] == "recommended");
+}
