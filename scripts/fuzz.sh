@@ -15,7 +15,7 @@ cmake --build --preset fuzz >/dev/null
 findings=build/fuzz/findings
 mkdir -p "$findings"
 status=0
-for target in quantity catalog rules config; do
+for target in quantity catalog rules config batch; do
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/"$target"/* "$corpus"/
   echo "fuzz: $target for ${seconds}s"
