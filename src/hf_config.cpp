@@ -159,12 +159,19 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
     int line = 0;
     int column = 0;
     std::string where;
-    if (e.byte() != std::string::npos) {
-      const auto before = text.substr(0, std::min(e.byte(), text.size()));
+    std::size_t byte = e.byte();
+    if (!e.duplicate_key().empty()) {
+      // config.json is flat: the second time the key is written is the repeat.
+      const std::string quoted = fmt::format("\"{}\"", e.duplicate_key());
+      const auto first = text.find(quoted);
+      byte = first == std::string_view::npos ? first : text.find(quoted, first + 1);
+    }
+    if (byte != std::string::npos) {
+      const auto before = text.substr(0, std::min(byte, text.size()));
       line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
       const auto line_start = before.rfind('\n');
       column = static_cast<int>(before.size() - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1;
-      where = fmt::format(" (byte offset {})", e.byte());
+      where = fmt::format(" (byte offset {})", byte);
     }
     throw DataError({Diagnostic{std::string(source), line, column, "", e.what() + where}});
   }

@@ -50,7 +50,7 @@ json parse(std::string_view text) {
           const auto& key = parsed.get_ref<const std::string&>();
           if (!open_objects.back().insert(key).second) {
             throw Failure(fmt::format("duplicate key \"{}\": each key may appear once in an object", text::excerpt(key)),
-                          std::string::npos);
+                          std::string::npos, key);
           }
         }
         break;
