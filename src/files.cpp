@@ -10,8 +10,9 @@
 
 #include <cerrno>
 #include <chrono>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <optional>
 
 #include <fmt/format.h>
@@ -21,30 +22,77 @@
 
 namespace gpu_advise {
 
+UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
+  if (this != &other) {
+    (void)close();
+    m_fd = other.m_fd;
+    other.m_fd = -1;
+  }
+  return *this;
+}
+
+UniqueFd::~UniqueFd() { (void)close(); }
+
+bool UniqueFd::close() noexcept {
+  if (m_fd < 0) {
+    return true;
+  }
+  const int fd = m_fd;
+  m_fd = -1;
+  return ::close(fd) == 0;
+}
+
 namespace {
 
-// Closes a descriptor on every path out of a scope.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) noexcept : m_fd(fd) {}
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
+// Waits until `fd` is ready for `events`; false (errno set) if poll fails.
+bool wait_for(int fd, short events) noexcept {
+  pollfd p{fd, events, 0};
+  for (;;) {
+    if (::poll(&p, 1, -1) >= 0) {
+      return true;
+    }
+    if (errno != EINTR) {
+      return false;
     }
   }
-  [[nodiscard]] int get() const noexcept { return m_fd; }
-  // Closes now and reports the result: a write error may only show here.
-  bool close() noexcept {
-    const int fd = m_fd;
-    m_fd = -1;
-    return ::close(fd) == 0;
-  }
+}
 
- private:
-  int m_fd;
-};
+}  // namespace
+
+bool write_all(int fd, std::string_view data) noexcept {
+  while (!data.empty()) {
+    const ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      if ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_for(fd, POLLOUT)) {
+        continue;
+      }
+      return false;
+    }
+    data.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+long read_some(int fd, char* into, std::size_t size) noexcept {
+  for (;;) {
+    const ssize_t got = ::read(fd, into, size);
+    if (got >= 0) {
+      return static_cast<long>(got);
+    }
+    if (errno == EINTR) {
+      continue;
+    }
+    if ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_for(fd, POLLIN)) {
+      continue;
+    }
+    return -1;
+  }
+}
+
+namespace {
 
 std::string kind_of(mode_t mode) {
   if (S_ISDIR(mode)) {
@@ -65,96 +113,132 @@ std::string kind_of(mode_t mode) {
   return "not a regular file";
 }
 
-// Appends what `fd` holds until end of file, at most max_data_file_bytes;
-// with a deadline, waits for data with poll() and never longer than that.
-void read_all(int fd, std::string& content, const std::function<void(const std::string&)>& fail,
-              std::optional<std::chrono::steady_clock::time_point> deadline) {
-  char buffer[65536];
-  for (;;) {
-    if (deadline) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline -
-                                                                              std::chrono::steady_clock::now());
-      if (left.count() <= 0) {
-        fail(fmt::format("cannot read: the pipe did not deliver all of its data within {} s", max_pipe_wait_seconds));
-      }
-      pollfd p{fd, POLLIN, 0};
-      const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-      if (ready < 0 && errno == EINTR) {
-        continue;
-      }
-      if (ready < 0) {
-        fail(fmt::format("cannot read: {}", std::strerror(errno)));
-      }
-      if (ready == 0) {
-        continue;  // the deadline check above ends it
-      }
+// ---------------------------------------------------------------- reading
+
+class DataFile {
+ public:
+  explicit DataFile(const std::filesystem::path& path) : m_path(path), m_name(text::printable(path.string())) {}
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw DataError({Diagnostic{m_name, 0, 0, "", message}});
+  }
+
+  // Refuses what is not a regular file or a pipe without opening it (opening
+  // a device can have effects: a serial port resets what is on it), then
+  // opens without blocking and checks the descriptor is what was checked.
+  UniqueFd open() {
+    if (m_path.empty()) {
+      fail("cannot read: the file name is empty");
     }
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0) {
-      if (errno == EINTR || errno == EAGAIN) {
-        continue;
-      }
+    struct stat before {};
+    if (::stat(m_path.c_str(), &before) != 0) {
+      const int error = errno;
+      fail(error == ENOENT ? std::string("cannot read: no such file")
+                           : fmt::format("cannot read: {}", std::strerror(error)));
+    }
+    if (S_ISDIR(before.st_mode)) {
+      fail("cannot read: it is a directory, not a file");
+    }
+    if (!S_ISREG(before.st_mode) && !S_ISFIFO(before.st_mode)) {
+      fail(fmt::format("cannot read: it is {}, not a file; give a regular file or a pipe", kind_of(before.st_mode)));
+    }
+    // O_NONBLOCK: opening a FIFO must not wait for a writer.
+    UniqueFd fd(::open(m_path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (fd.get() < 0) {
+      const int error = errno;
+      fail(error == EACCES ? std::string("cannot read: permission denied")
+                           : fmt::format("cannot read: {}", std::strerror(error)));
+    }
+    if (::fstat(fd.get(), &m_info) != 0) {
       fail(fmt::format("cannot read: {}", std::strerror(errno)));
     }
-    if (got == 0) {
-      return;
+    if (m_info.st_dev != before.st_dev || m_info.st_ino != before.st_ino) {
+      fail("cannot read: the file was replaced while it was being opened");
     }
-    if (content.size() + static_cast<std::size_t>(got) > max_data_file_bytes) {
-      fail(fmt::format("cannot read: over the limit of {} bytes (16 MiB)", max_data_file_bytes));
+    return fd;
+  }
+
+  [[nodiscard]] bool is_pipe() const noexcept { return S_ISFIFO(m_info.st_mode); }
+  [[nodiscard]] std::uintmax_t size() const noexcept { return static_cast<std::uintmax_t>(m_info.st_size); }
+
+ private:
+  std::filesystem::path m_path;
+  std::string m_name;
+  struct stat m_info {};
+};
+
+using Clock = std::chrono::steady_clock;
+
+// Waits for a pipe to have data or to end, at most until `deadline`.
+bool wait_readable(int fd, Clock::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      return false;
     }
-    content.append(buffer, static_cast<std::size_t>(got));
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, INT_MAX)));
+    if (ready > 0) {
+      return true;
+    }
+    if (ready < 0 && errno != EINTR) {
+      return true;  // let read() report the error
+    }
   }
 }
 
 }  // namespace
 
 std::string read_data_file(const std::filesystem::path& path) {
-  const std::string name = text::printable(path.string());
-  auto fail = [&](const std::string& message) { throw DataError({Diagnostic{name, 0, 0, "", message}}); };
-  if (path.empty()) {
-    fail("cannot read: the file name is empty");
+  DataFile file(path);
+  const UniqueFd fd = file.open();
+  if (!file.is_pipe() && file.size() > max_data_file_bytes) {
+    file.fail(fmt::format("cannot read: {} bytes is over the limit of {} bytes (16 MiB)", file.size(),
+                          max_data_file_bytes));
   }
-  // O_NONBLOCK: opening a FIFO must not wait for a writer. The kind is taken
-  // from the open descriptor, so it cannot change between the check and the read.
-  const int raw = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (raw < 0) {
-    const int error = errno;
-    if (error == ENOENT) {
-      fail("cannot read: no such file");
-    }
-    if (error == EACCES) {
-      fail("cannot read: permission denied");
-    }
-    if (error == ENXIO) {
-      fail("cannot read: it is a socket, not a file; give a regular file");
-    }
-    fail(fmt::format("cannot read: {}", std::strerror(error)));
-  }
-  Descriptor fd(raw);
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) {
-    fail(fmt::format("cannot read: {}", std::strerror(errno)));
-  }
+  const auto deadline = Clock::now() + std::chrono::seconds(max_pipe_wait_seconds);
   std::string content;
-  if (S_ISREG(info.st_mode)) {
-    if (static_cast<std::uintmax_t>(info.st_size) > max_data_file_bytes) {
-      fail(fmt::format("cannot read: {} bytes is over the limit of {} bytes (16 MiB)", info.st_size,
-                       max_data_file_bytes));
+  char buffer[65536];
+  for (;;) {
+    if (file.is_pipe() && !wait_readable(fd.get(), deadline)) {
+      file.fail(fmt::format("cannot read: the pipe did not deliver all of its data within {} s",
+                            max_pipe_wait_seconds));
     }
-    read_all(fd.get(), content, fail, std::nullopt);
-  } else if (S_ISFIFO(info.st_mode)) {
-    read_all(fd.get(), content, fail,
-             std::chrono::steady_clock::now() + std::chrono::seconds(max_pipe_wait_seconds));
-  } else if (S_ISDIR(info.st_mode)) {
-    fail("cannot read: it is a directory, not a file");
-  } else {
-    fail(fmt::format("cannot read: it is {}, not a file; give a regular file (or a pipe)", kind_of(info.st_mode)));
+    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
+        continue;
+      }
+      file.fail(fmt::format("cannot read: {}", std::strerror(errno)));
+    }
+    if (got == 0) {
+      break;
+    }
+    if (content.size() + static_cast<std::size_t>(got) > max_data_file_bytes) {
+      file.fail(fmt::format("cannot read: over the limit of {} bytes (16 MiB)", max_data_file_bytes));
+    }
+    content.append(buffer, static_cast<std::size_t>(got));
   }
   if (text::trim(content).empty()) {
-    fail("the file is empty");
+    file.fail("the file is empty");
   }
   return content;
 }
+
+UniqueFd open_data_stream(const std::filesystem::path& path) {
+  DataFile file(path);
+  UniqueFd fd = file.open();
+  if (file.is_pipe() && !wait_readable(fd.get(), Clock::now() + std::chrono::seconds(max_pipe_wait_seconds))) {
+    file.fail(fmt::format("cannot read: the pipe delivered nothing within {} s", max_pipe_wait_seconds));
+  }
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags >= 0) {
+    (void)::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);  // from here on, a stream like any other
+  }
+  return fd;
+}
+
+// ---------------------------------------------------------------- writing
 
 namespace {
 
@@ -162,33 +246,31 @@ namespace {
   throw Error(fmt::format("--output: cannot write '{}': {}", text::printable(name), std::strerror(error)));
 }
 
-// Writes all of `content` to `fd`; false (errno set) on the first failure.
-bool write_all(int fd, std::string_view content) {
-  while (!content.empty()) {
-    const ssize_t written = ::write(fd, content.data(), content.size());
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return false;
-    }
-    content.remove_prefix(static_cast<std::size_t>(written));
+bool same_node(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// Opens `path` for writing and checks it is still the node that was examined.
+UniqueFd open_examined(const std::string& name, const std::filesystem::path& path, const struct stat& examined) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    output_failed(name, errno);
   }
-  return true;
+  struct stat opened {};
+  if (::fstat(fd.get(), &opened) != 0) {
+    output_failed(name, errno);
+  }
+  if (!same_node(opened, examined)) {
+    throw Error(fmt::format("--output: '{}' was replaced while it was being opened; nothing was written",
+                            text::printable(name)));
+  }
+  return fd;
 }
 
-// A character device or FIFO: opened as it is (no create, no truncate) and written.
-void write_through(const std::string& name, const std::filesystem::path& path, std::string_view content,
-                   bool truncate = false) {
-  const int raw = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncate ? O_TRUNC : 0));
-  if (raw < 0) {
-    output_failed(name, errno);
-  }
-  Descriptor fd(raw);
-  if (!write_all(fd.get(), content)) {
-    output_failed(name, errno);
-  }
-  if (!fd.close()) {
+// A character device or FIFO: opened as it is (no create, no truncate) and
+// written. A FIFO waits for its reader, as `echo > fifo` does.
+void write_through(const std::string& name, const std::filesystem::path& path, const struct stat& examined,
+                   std::string_view content) {
+  UniqueFd fd = open_examined(name, path, examined);
+  if (!write_all(fd.get(), content) || !fd.close()) {
     output_failed(name, errno);
   }
 }
@@ -197,47 +279,47 @@ void write_through(const std::string& name, const std::filesystem::path& path, s
 void write_to_socket(const std::string& name, const std::filesystem::path& path, std::string_view content) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
-  const std::string& text = path.native();
-  if (text.size() >= sizeof address.sun_path) {
+  const std::string& native = path.native();
+  if (native.size() >= sizeof address.sun_path) {
     throw UsageError(fmt::format("--output: the socket path '{}' is longer than {} bytes", text::printable(name),
                                  sizeof address.sun_path - 1));
   }
-  std::memcpy(address.sun_path, text.c_str(), text.size() + 1);
-  const int raw = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (raw < 0) {
-    output_failed(name, errno);
-  }
-  Descriptor fd(raw);
-  if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
-    output_failed(name, errno);
-  }
-  if (!write_all(fd.get(), content)) {
-    output_failed(name, errno);
-  }
-  if (!fd.close()) {
+  std::memcpy(address.sun_path, native.c_str(), native.size() + 1);
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (fd.get() < 0 || ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+      !write_all(fd.get(), content) || !fd.close()) {
     output_failed(name, errno);
   }
 }
 
 // A new path or a regular file: a temporary file beside it, then rename. The
-// temporary name is short so it fits wherever the target's name fits.
-void replace(const std::string& name, const std::filesystem::path& path, std::string_view content,
-             std::optional<mode_t> existing_mode) {
+// temporary name is short so it fits wherever the target's name fits. An
+// existing file keeps its owner where the system allows and its permission
+// bits (never set-user-ID or set-group-ID); a file we may not write is not
+// replaced.
+void replace(const std::string& name, const std::filesystem::path& path, const std::optional<struct stat>& existing,
+             std::string_view content) {
   const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   struct stat folder_info {};
-  if (::stat(folder.c_str(), &folder_info) != 0 || !S_ISDIR(folder_info.st_mode)) {
+  if (::stat(folder.c_str(), &folder_info) != 0) {
     throw UsageError(fmt::format("--output: folder '{}' does not exist", text::printable(folder.string())));
   }
+  if (!S_ISDIR(folder_info.st_mode)) {
+    throw UsageError(fmt::format("--output: '{}' is not a folder", text::printable(folder.string())));
+  }
+  if (existing && ::access(path.c_str(), W_OK) != 0) {
+    output_failed(name, errno);
+  }
   std::string temp = (folder / ".gpu-advise-XXXXXX").string();
-  const int raw = ::mkstemp(temp.data());
-  if (raw < 0) {
+  UniqueFd fd(::mkstemp(temp.data()));
+  if (fd.get() < 0) {
     throw UsageError(fmt::format("--output: cannot write in '{}': {}", text::printable(folder.string()),
                                  std::strerror(errno)));
   }
-  Descriptor fd(raw);
   mode_t mode = 0;
-  if (existing_mode) {
-    mode = *existing_mode;
+  if (existing) {
+    (void)::fchown(fd.get(), existing->st_uid, existing->st_gid);  // as root: keep the owner
+    mode = existing->st_mode & 0777;
   } else {
     const mode_t mask = ::umask(0);
     ::umask(mask);
@@ -252,15 +334,48 @@ void replace(const std::string& name, const std::filesystem::path& path, std::st
   }
 }
 
-// Follows symlinks by hand, so a link is kept and its final target replaced.
-// /proc/self/fd links (/dev/stdout) do not name a path; the caller compares
-// the result with what the kernel opens and writes through when they differ.
-std::filesystem::path resolve_links(const std::string& name) {
+// Where a name leads once its symlinks are followed by hand (so a link is
+// kept and its final target replaced): a path, or one of this process's open
+// descriptors when the chain passes through /proc/self/fd (/dev/stdout,
+// /dev/fd/3), whose "targets" are not paths.
+struct Destination {
+  std::filesystem::path path;
+  std::optional<int> descriptor;
+};
+
+std::optional<int> own_descriptor(const std::filesystem::path& link) {
+  char* folder = ::realpath(link.parent_path().empty() ? "." : link.parent_path().c_str(), nullptr);
+  if (folder == nullptr) {
+    return std::nullopt;
+  }
+  const std::string resolved = folder;
+  std::free(folder);
+  const std::string self = fmt::format("/proc/{}/", ::getpid());
+  const bool fd_folder = resolved.rfind(self, 0) == 0 && resolved.size() >= 3 &&
+                         resolved.compare(resolved.size() - 3, 3, "/fd") == 0;
+  if (!fd_folder) {
+    return std::nullopt;
+  }
+  const std::string number = link.filename().string();
+  if (number.empty() || number.size() > 9 || number.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stoi(number);
+}
+
+Destination resolve(const std::string& name) {
   std::filesystem::path path = name;
   for (int hops = 0; hops < 40; ++hops) {
     struct stat info {};
-    if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) {
-      return path;
+    const bool exists = ::lstat(path.c_str(), &info) == 0;
+    if (exists && !S_ISLNK(info.st_mode)) {
+      return {path, std::nullopt};
+    }
+    if (const auto fd = own_descriptor(path)) {
+      return {path, fd};  // open or not: a closed one is EBADF, never a file made in /proc
+    }
+    if (!exists) {
+      return {path, std::nullopt};
     }
     std::error_code ec;
     const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
@@ -281,41 +396,46 @@ OutputKind write_output(const std::string& name, std::string_view content) {
   if (name.empty()) {
     throw UsageError("--output: the file name is empty; give a file path, or - for standard output");
   }
-  struct stat followed {};
-  const bool exists = ::stat(name.c_str(), &followed) == 0;
-  if (exists && S_ISDIR(followed.st_mode)) {
+  const Destination destination = resolve(name);
+  if (destination.descriptor) {
+    // Written as the shell's >&N would: where that descriptor stands, with its flags (O_APPEND kept).
+    const int fd = *destination.descriptor;
+    if (fd == STDOUT_FILENO) {
+      return OutputKind::standard_output;
+    }
+    if (::fcntl(fd, F_GETFD) == -1 || !write_all(fd, content)) {
+      output_failed(name, errno);
+    }
+    return OutputKind::descriptor;
+  }
+  const std::filesystem::path& path = destination.path;
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    if (errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: the folder is a file, which replace() says
+      output_failed(name, errno);
+    }
+    replace(name, path, std::nullopt, content);
+    return OutputKind::replace;
+  }
+  if (S_ISDIR(info.st_mode)) {
     throw UsageError(fmt::format("--output: '{}' is a directory; give a file path", text::printable(name)));
   }
-  if (exists && S_ISBLK(followed.st_mode)) {
+  if (S_ISBLK(info.st_mode)) {
     throw UsageError(fmt::format("--output: '{}' is a block device; gpu-advise does not write onto disks",
                                  text::printable(name)));
   }
-  if (exists && (S_ISCHR(followed.st_mode) || S_ISFIFO(followed.st_mode))) {
-    write_through(name, name, content);
+  if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
+    write_through(name, path, info, content);
     return OutputKind::write_through;
   }
-  if (exists && S_ISSOCK(followed.st_mode)) {
-    write_to_socket(name, resolve_links(name), content);
+  if (S_ISSOCK(info.st_mode)) {
+    write_to_socket(name, path, content);
     return OutputKind::socket;
   }
-  if (exists && !S_ISREG(followed.st_mode)) {
-    throw UsageError(fmt::format("--output: '{}' is {}; give a file path", text::printable(name),
-                                 kind_of(followed.st_mode)));
+  if (!S_ISREG(info.st_mode)) {
+    throw UsageError(fmt::format("--output: '{}' is {}; give a file path", text::printable(name), kind_of(info.st_mode)));
   }
-  const std::filesystem::path target = resolve_links(name);
-  if (exists) {
-    struct stat resolved {};
-    if (::lstat(target.c_str(), &resolved) != 0 || resolved.st_dev != followed.st_dev ||
-        resolved.st_ino != followed.st_ino) {
-      // A link the kernel follows but no path names (a deleted file behind
-      // /proc/self/fd): the file itself is written, never a new one made.
-      write_through(name, name, content, true);
-      return OutputKind::write_through;
-    }
-    replace(name, target, content, followed.st_mode & 07777);
-  } else {
-    replace(name, target, content, std::nullopt);
-  }
+  replace(name, path, info, content);
   return OutputKind::replace;
 }
 

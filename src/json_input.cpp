@@ -20,7 +20,41 @@ std::string library_message(const json::exception& e) {
   if (const auto close = message.find("] "); message.rfind("[json.exception.", 0) == 0 && close != std::string::npos) {
     message.remove_prefix(close + 2);
   }
-  return text::excerpt(message, 240);
+  // "parse error at line 4, column 0: ..." : the callers give the position
+  // themselves (file:line:column and the byte offset), counted the same way.
+  std::string cleaned(message);
+  if (const auto at = cleaned.find(" at line "); at != std::string::npos) {
+    if (const auto colon = cleaned.find(": ", at); colon != std::string::npos) {
+      cleaned.erase(at, colon - at);
+    }
+  }
+  return text::excerpt(cleaned, 240);
+}
+
+// The offset of the bracket that opens level max_depth + 1, found by a scan
+// that skips strings (run only once the parser has refused the document).
+std::size_t too_deep_at(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) {
+        return i;
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string::npos;
 }
 
 }  // namespace
@@ -34,7 +68,8 @@ json parse(std::string_view text) {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start:
         if (depth >= max_depth) {
-          throw Failure(fmt::format("the document is nested more than {} levels deep", max_depth), std::string::npos);
+          throw Failure(fmt::format("the document is nested more than {} levels deep", max_depth),
+                        too_deep_at(text));
         }
         if (event == json::parse_event_t::object_start) {
           open_objects.emplace_back();

@@ -148,6 +148,27 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   return length;
 }
 
+// A well-formed character at s[i] of `length` bytes that must not reach a
+// terminal as it is: C0 controls but tab and newline, DEL, C1 controls
+// (U+0080-U+009F: CSI is U+009B), the bidirectional overrides and isolates
+// (U+202A-U+202E, U+2066-U+2069) and the line and paragraph separators.
+bool unsafe(std::string_view s, std::size_t i, std::size_t length, bool allow_newline) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  if (length == 1) {
+    const unsigned char c = byte(0);
+    return (c < 0x20 && c != '\t' && !(allow_newline && c == '\n')) || c == 0x7F;
+  }
+  if (length == 2) {
+    return byte(0) == 0xC2 && byte(1) <= 0x9F;
+  }
+  if (length == 3 && byte(0) == 0xE2) {
+    const unsigned char b1 = byte(1);
+    const unsigned char b2 = byte(2);
+    return (b1 == 0x80 && b2 >= 0xA8 && b2 <= 0xAE) || (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9);
+  }
+  return false;
+}
+
 void append_escaped(std::string& out, unsigned char c) {
   constexpr char digits[] = "0123456789ABCDEF";
   out += "\\x";
@@ -168,18 +189,34 @@ std::size_t invalid_utf8_at(std::string_view s) {
   return std::string_view::npos;
 }
 
+std::size_t control_at(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t length = std::max<std::size_t>(1, utf8_sequence(s, i));
+    if (unsafe(s, i, length, true)) {
+      return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
 std::string printable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t length = utf8_sequence(s, i);
-    if (length == 0 || (c < 0x20 && c != '\t') || c == 0x7F) {
-      append_escaped(out, c);
+    if (length == 0) {
+      append_escaped(out, static_cast<unsigned char>(s[i]));
       ++i;
       continue;
     }
-    out.append(s.substr(i, length));
+    if (unsafe(s, i, length, false)) {
+      for (std::size_t k = 0; k < length; ++k) {
+        append_escaped(out, static_cast<unsigned char>(s[i + k]));
+      }
+    } else {
+      out.append(s.substr(i, length));
+    }
     i += length;
   }
   return out;

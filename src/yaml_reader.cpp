@@ -264,14 +264,12 @@ std::optional<std::string> MapReader::scalar(const YAML::Node& value, const std:
   // Text is shown in terminals and reports: a control character (an escape
   // sequence, a carriage return) is refused, like invalid UTF-8 (parse()).
   const std::string& text = value.Scalar();
-  const auto control = std::find_if(text.begin(), text.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7F;
-  });
-  if (control != text.end()) {
+  if (const std::size_t at = text::control_at(text); at != std::string::npos) {
+    const auto lead = static_cast<unsigned char>(text[at]);
+    const std::size_t length = std::min<std::size_t>(text.size() - at, lead < 0x80 ? 1 : lead < 0xE0 ? 2 : 3);
     m_diagnostics.error(value, path,
                         fmt::format("'{}' holds the control character {}; text here must be printable",
-                                    text::excerpt(text), text::printable(std::string_view(&*control, 1))));
+                                    text::excerpt(text), text::printable(std::string_view(text).substr(at, length))));
     return std::nullopt;
   }
   return text;

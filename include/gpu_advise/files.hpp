@@ -1,6 +1,6 @@
 // Files at the edges: data files read with the same checks everywhere, and the
 // result written to wherever --output points without ever replacing what is
-// not ours (docs/errors.md, "Files").
+// not ours (docs/errors.md, "Data files" and "Where --output writes").
 #pragma once
 
 #include <cstdint>
@@ -10,29 +10,61 @@
 
 namespace gpu_advise {
 
-// The largest data file accepted (catalog, rules, config.json, batch file), in bytes.
+// The largest data file read whole (catalog, rules, config.json), in bytes.
 inline constexpr std::uintmax_t max_data_file_bytes = 16 * 1024 * 1024;
 
 // How long a data file that is a pipe (a FIFO, or `<(...)` in the shell) may
-// take to deliver all of its content before it is given up on.
+// take to deliver all of its content (read whole) or its first byte (streamed).
 inline constexpr int max_pipe_wait_seconds = 5;
 
-// Reads a whole data file. A regular file, or a pipe read without blocking
-// within max_pipe_wait_seconds; a directory, device or socket is refused. The
-// content must be non-empty and at most max_data_file_bytes. Never blocks
-// longer than the pipe wait. Throws DataError naming the file.
+// An owned file descriptor, closed when it goes out of scope.
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd = -1) noexcept : m_fd(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }
+  UniqueFd& operator=(UniqueFd&& other) noexcept;
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd();
+  [[nodiscard]] int get() const noexcept { return m_fd; }
+  // Closes now and says whether close() succeeded (a write error may only show here).
+  bool close() noexcept;
+
+ private:
+  int m_fd;
+};
+
+// Reads a whole data file: a regular file, or a pipe read without blocking
+// within max_pipe_wait_seconds. A directory, device or socket is refused
+// without being opened. The content must be non-empty and at most
+// max_data_file_bytes. Throws DataError naming the file.
 [[nodiscard]] std::string read_data_file(const std::filesystem::path& path);
 
-// What --output NAME writes to, decided before anything is written.
+// Opens a data file to stream it (the batch FILE): a regular file of any
+// size, or a pipe that starts delivering (or ends) within
+// max_pipe_wait_seconds. The descriptor returned blocks as usual.
+[[nodiscard]] UniqueFd open_data_stream(const std::filesystem::path& path);
+
+// write(2) until all of `data` is written, retrying EINTR and waiting with
+// poll() when the descriptor is non-blocking. False, with errno set, on failure.
+bool write_all(int fd, std::string_view data) noexcept;
+
+// read(2) retrying EINTR and waiting with poll() when the descriptor is
+// non-blocking: the count read, 0 at the end, or -1 with errno set.
+long read_some(int fd, char* into, std::size_t size) noexcept;
+
+// What --output NAME turned out to be.
 enum class OutputKind {
-  standard_output,  // "-"
+  standard_output,  // "-", or a name for descriptor 1 (/dev/stdout): the caller writes standard output
+  descriptor,       // another descriptor of this process (/dev/fd/N, /dev/stderr): written as it is
   replace,          // a new path or a regular file (through any symlinks): temp file + rename
   write_through,    // a character device or FIFO: opened and written, never renamed
   socket,           // a Unix socket: connected and written
 };
 
-// Writes `content` where `name` points:
-// - "-": nothing here (the caller writes standard output); returns standard_output.
+// Writes `content` where `name` points (the table in docs/errors.md):
+// - "-" or a name of descriptor 1: nothing here; returns standard_output.
+// - a name of another open descriptor of this process: written to it.
 // - a new path or a regular file: a temporary file with a short name in the
 //   same folder, then an atomic rename; on any error the old file stays.
 // - a symlink: its final target is replaced that way; the link stays.

@@ -39,9 +39,16 @@ namespace gpu_advise::text {
 // npos when all of `s` is well formed.
 [[nodiscard]] std::size_t invalid_utf8_at(std::string_view s);
 
+// The byte offset of the first character that must not reach a terminal as
+// it is, or npos: C0 controls other than tab and newline, DEL, C1 controls,
+// the bidirectional overrides and isolates, and the line and paragraph
+// separators. (Ill-formed UTF-8 is invalid_utf8_at's to find.)
+[[nodiscard]] std::size_t control_at(std::string_view s);
+
 // `s` made safe to print in a one-line message: ill-formed UTF-8 bytes and
-// control characters (other than tab) become \xNN, so every message is valid
-// UTF-8 and cannot move a terminal's cursor, whatever the input held.
+// the characters control_at() finds (newlines too) become \xNN byte by byte,
+// so every message is valid UTF-8 and cannot move a terminal's cursor or
+// reorder what follows, whatever the input held.
 [[nodiscard]] std::string printable(std::string_view s);
 
 // At most `max_bytes` of printable(s), cut on a character boundary, with

@@ -20,15 +20,19 @@ namespace gpu_advise::cli {
 LineReader::Result LineReader::next(std::string& line) {
   line.clear();
   m_length = 0;
+  m_nul_offset = npos;
   bool any = false;
   bool kept = true;
+  const auto finished = [&] {
+    if (m_nul_offset != npos) {
+      return Result::binary;
+    }
+    return kept ? Result::line : Result::too_long;
+  };
   for (;;) {
     if (m_begin == m_end) {
       if (m_eof) {
-        if (!any) {
-          return Result::end;
-        }
-        return kept ? Result::line : Result::too_long;
+        return any ? finished() : Result::end;
       }
       const long got = m_source(m_buffer.data(), m_buffer.size());
       if (got < 0) {
@@ -50,9 +54,12 @@ LineReader::Result LineReader::next(std::string& line) {
     const char* const stop = m_buffer.data() + m_end;
     const char* const newline = std::find(start, stop, '\n');
     const auto chunk = static_cast<std::size_t>(newline - start);
-    if (const char* nul = std::find(start, newline, '\0'); nul != newline) {
-      m_offset += static_cast<std::size_t>(nul - start);
-      return Result::binary;
+    if (m_nul_offset == npos) {
+      if (const char* nul = std::find(start, newline, '\0'); nul != newline) {
+        m_nul_offset = m_offset + static_cast<std::size_t>(nul - start);
+        kept = false;  // not text: nothing of it is kept
+        line.clear();
+      }
     }
     m_offset += chunk + (newline != stop ? 1 : 0);
     m_length += chunk;
@@ -69,9 +76,11 @@ LineReader::Result LineReader::next(std::string& line) {
     m_begin += chunk;
     if (newline != stop) {
       ++m_begin;
-      return kept ? Result::line : Result::too_long;
+      return finished();
     }
-    if (m_length > max_unbroken_bytes) {
+    // Binary data with no line break in sight (/dev/zero), or text that never
+    // ends its line: no line will come of it.
+    if ((m_nul_offset != npos && m_length > max_line_bytes) || m_length > max_unbroken_bytes) {
       return Result::unbroken;
     }
   }
@@ -176,13 +185,38 @@ std::string error_line(std::size_t number, std::string_view message) noexcept {
 
 }  // namespace
 
+namespace {
+
+// The message of the exception being handled, for a line's error object.
+std::string failure_message() noexcept {
+  try {
+    try {
+      throw;
+    } catch (const Error& e) {
+      return e.what();
+    } catch (const std::bad_alloc&) {
+      return "out of memory";
+    } catch (const std::exception& e) {
+      return fmt::format("internal error: {}", e.what());
+    } catch (...) {
+      return "internal error";
+    }
+  } catch (...) {
+    return {};  // not even the message could be made; error_line() says "internal error"
+  }
+}
+
+}  // namespace
+
 BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchContext& context) noexcept {
-  std::string message;
   try {
     nlohmann::json request_json;
     try {
       request_json = json_input::parse(line);
     } catch (const json_input::Failure& e) {
+      if (e.byte() != std::string::npos) {
+        throw UsageError(fmt::format("{} (at byte {} of the line)", e.what(), e.byte() + 1));
+      }
       throw UsageError(e.what());
     }
     const Flags line_flags = flags_from_json(request_json, context.defaults);
@@ -193,40 +227,28 @@ BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchCo
     Report report = advise(request, model, context.catalog, context.rules, language);
     report.batch_line = static_cast<int>(std::min<std::size_t>(number, 2147483647));
     return BatchAnswer{render_json(report, JsonStyle::line), report.anything_fits() ? 0 : 1};
-  } catch (const Error& e) {
-    message = e.what();
-  } catch (const std::bad_alloc&) {
-    message = "out of memory";
-  } catch (const std::exception& e) {
-    message = fmt::format("internal error: {}", e.what());
   } catch (...) {
-    message = "internal error";
+    const std::string message = failure_message();
+    return BatchAnswer{error_line(number, message.empty() ? std::string_view("internal error") : message), 2};
   }
-  return BatchAnswer{error_line(number, message), 2};
 }
 
 int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool stdin_closed) {
-  if (flags.output_given) {
+  if (flags.output_given && flags.output != "-") {
     throw UsageError("batch writes to standard output; redirect it instead of --output");
   }
   const bool from_stdin = flags.batch_file.empty() || flags.batch_file == "-";
-  std::string content;
-  std::size_t offset = 0;
-  LineReader::Source source;
+  UniqueFd file;
+  int fd = STDIN_FILENO;
   if (from_stdin) {
     if (stdin_closed) {
       throw Error("batch: cannot read standard input: it is closed");
     }
-    source = [](char* into, std::size_t size) { return static_cast<long>(::read(STDIN_FILENO, into, size)); };
   } else {
-    content = read_data_file(flags.batch_file);  // a named file is a data file, with the same limits
-    source = [&](char* into, std::size_t size) {
-      const std::size_t n = std::min(size, content.size() - offset);
-      std::memcpy(into, content.data() + offset, n);
-      offset += n;
-      return static_cast<long>(n);
-    };
+    file = open_data_stream(flags.batch_file);  // a regular file or a pipe, streamed like standard input
+    fd = file.get();
   }
+  LineReader::Source source = [fd](char* into, std::size_t size) { return read_some(fd, into, size); };
   const std::string input_name = from_stdin ? std::string("standard input") : text::printable(flags.batch_file);
   LineReader reader(std::move(source));
   int worst = 0;
@@ -241,18 +263,22 @@ int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool
     if (result == LineReader::Result::read_error) {
       throw Error(fmt::format("batch: cannot read {} at line {}: {}", input_name, number, std::strerror(reader.error())));
     }
-    if (result == LineReader::Result::unbroken || result == LineReader::Result::binary) {
-      out << error_line(number, result == LineReader::Result::binary
-                                    ? fmt::format("byte offset {} of {} is a NUL byte: the input is not JSON Lines "
-                                                  "text, so the batch stops here",
-                                                  reader.offset(), input_name)
+    if (result == LineReader::Result::unbroken) {
+      out << error_line(number, reader.nul_offset() != LineReader::npos
+                                    ? fmt::format("binary data with no line break: a NUL byte at byte offset {} of "
+                                                  "{} and no newline within 1 MiB, so the batch stops here",
+                                                  reader.nul_offset(), input_name)
                                     : fmt::format("the line runs past {} bytes (1 GiB) with no newline: the input "
                                                   "is not JSON Lines, so the batch stops here",
                                                   LineReader::max_unbroken_bytes));
       worst = 2;
       break;
     }
-    if (result == LineReader::Result::too_long) {
+    if (result == LineReader::Result::binary) {
+      out << error_line(number, fmt::format("the line holds a NUL byte (byte offset {} of {}); JSON Lines is text",
+                                            reader.nul_offset(), input_name));
+      worst = 2;
+    } else if (result == LineReader::Result::too_long) {
       out << error_line(number, fmt::format("the line is {} bytes, longer than the limit of 1 MiB ({} bytes)",
                                             reader.length(), LineReader::max_line_bytes));
       worst = 2;

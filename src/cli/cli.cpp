@@ -165,17 +165,9 @@ class StdoutBuffer : public std::streambuf {
       m_error = EBADF;  // standard output was closed when the process started
       return false;
     }
-    while (left > 0) {
-      const ssize_t written = ::write(STDOUT_FILENO, data, left);
-      if (written < 0) {
-        if (errno == EINTR) {
-          continue;
-        }
-        m_error = errno;
-        return false;
-      }
-      data += written;
-      left -= static_cast<std::size_t>(written);
+    if (!write_all(STDOUT_FILENO, std::string_view(data, left))) {
+      m_error = errno;
+      return false;
     }
     return true;
   }
@@ -366,14 +358,14 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (validate_cmd->parsed()) {
     const Catalog base = load_embedded_catalog();
     const Catalog checked = load_catalog_file(flags.validate_file, CatalogRole::overlay, &base);
-    out << fmt::format("{}: ok, {} cards\n", flags.validate_file, checked.size());
+    out << fmt::format("{}: ok, {} cards\n", text::printable(flags.validate_file), checked.size());
     return static_cast<int>(ExitCode::ok);
   }
 
   if (rules_validate_cmd->parsed()) {
     const RuleSet checked = parse_rules(read_data_file(flags.rules_validate_file), flags.rules_validate_file,
                                         RulesRole::overlay);
-    out << fmt::format("{}: ok, {} rules\n", flags.rules_validate_file, checked.rules().size());
+    out << fmt::format("{}: ok, {} rules\n", text::printable(flags.rules_validate_file), checked.rules().size());
     return static_cast<int>(ExitCode::ok);
   }
   if (rules_list_cmd->parsed()) {
@@ -389,6 +381,7 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   // The catalog and the rules are independent: parse them side by side.
   auto rules_loading = std::async(std::launch::async, [&] { return load_rules(flags.rules); });
   const Catalog catalog = load_catalog(flags.catalogs);
+  const RuleSet rules = rules_loading.get();  // a --rules file is checked whatever the command
   if (list_cmd->parsed()) {
     emit(flags, format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog, language),
          out);
@@ -400,7 +393,6 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
 
-  const RuleSet rules = rules_loading.get();
   Presets presets;
   if (batch_cmd->parsed()) {
     BatchContext context{flags, catalog, rules, presets, language};

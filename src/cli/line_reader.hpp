@@ -13,7 +13,8 @@ class LineReader {
   // A line longer than this is reported, not kept.
   static constexpr std::size_t max_line_bytes = std::size_t{1} << 20;  // 1 MiB
   // A line still without a newline after this many bytes ends the input: it
-  // cannot be JSON Lines, and endless input must end.
+  // cannot be JSON Lines, and endless input must end. A line holding a NUL
+  // byte (binary data) ends the input sooner: after max_line_bytes.
   static constexpr std::size_t max_unbroken_bytes = std::size_t{1} << 30;  // 1 GiB
   static constexpr std::size_t buffer_bytes = std::size_t{64} << 10;
 
@@ -24,8 +25,8 @@ class LineReader {
   enum class Result {
     line,        // `line` holds the next line, without its newline
     too_long,    // the next line was longer than max_line_bytes; skipped, `line` is empty
-    unbroken,    // max_unbroken_bytes without a newline: stop reading
-    binary,      // a NUL byte: the input is not text (`batch < /dev/zero`); stop reading
+    binary,      // the next line holds a NUL byte (nul_offset()); skipped, `line` is empty
+    unbroken,    // no newline within max_unbroken_bytes, or within max_line_bytes of binary data: stop reading
     read_error,  // the source failed; error() is its errno
     end,         // no more input
   };
@@ -36,8 +37,9 @@ class LineReader {
   // The length in bytes of the line just returned (also of one too long to keep).
   [[nodiscard]] std::size_t length() const noexcept { return m_length; }
   [[nodiscard]] int error() const noexcept { return m_error; }
-  // Bytes consumed so far (after binary: the offset of the NUL byte).
-  [[nodiscard]] std::size_t offset() const noexcept { return m_offset; }
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  // The input offset of the first NUL byte of the line just returned, or npos.
+  [[nodiscard]] std::size_t nul_offset() const noexcept { return m_nul_offset; }
 
  private:
   Source m_source;
@@ -46,7 +48,8 @@ class LineReader {
   std::size_t m_end = 0;
   bool m_eof = false;
   std::size_t m_length = 0;
-  std::size_t m_offset = 0;
+  std::size_t m_offset = 0;  // bytes consumed so far
+  std::size_t m_nul_offset = npos;
   int m_error = 0;
 };
 

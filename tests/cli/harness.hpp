@@ -51,13 +51,23 @@ inline void spit(const std::filesystem::path& path, std::string_view content) {
   out << content;
 }
 
+// A folder of this test process's own, removed (with any FIFO, socket or
+// device node a test made in it) when the process exits.
 inline std::filesystem::path scratch() {
-  static const auto dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("gpu-advise-cli-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
+  struct Folder {
+    std::filesystem::path path;
+    Folder() : path(std::filesystem::temp_directory_path() / ("gpu-advise-cli-" + std::to_string(::getpid()))) {
+      std::filesystem::create_directories(path);
+    }
+    Folder(const Folder&) = delete;
+    Folder& operator=(const Folder&) = delete;
+    ~Folder() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const Folder folder;
+  return folder.path;
 }
 
 // Runs a bash script with $GA set to the binary, in a fixed English,
@@ -144,15 +154,28 @@ inline bool valid_utf8(std::string_view s) {
   return true;
 }
 
-// No raw control characters other than newline and tab.
+// Valid UTF-8 with no raw control characters other than newline and tab: no
+// C0, DEL or C1 controls (U+0080-U+009F), no bidirectional overrides or
+// isolates (U+202A-U+202E, U+2066-U+2069), no line or paragraph separators.
 inline bool printable_text(std::string_view s) {
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7F) {
+  if (!valid_utf8(s)) {
+    return false;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    const auto next = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+    if ((u < 0x20 && u != '\n' && u != '\t') || u == 0x7F) {
+      return false;
+    }
+    if (u == 0xC2 && next(1) >= 0x80 && next(1) <= 0x9F) {
+      return false;
+    }
+    if (u == 0xE2 && ((next(1) == 0x80 && next(2) >= 0xA8 && next(2) <= 0xAE) ||
+                      (next(1) == 0x81 && next(2) >= 0xA6 && next(2) <= 0xA9))) {
       return false;
     }
   }
-  return valid_utf8(s);
+  return true;
 }
 
 }  // namespace harness

@@ -505,7 +505,8 @@ TEST_CASE("every case of the bad-input corpus exits 2 with a clear message and n
       if (!word.empty()) {
         // {sp}: a space; {empty}: an empty argument; {xff}: the byte 0xFF (not UTF-8).
         std::string arg = replaced(replaced(replaced(word, "{data}", data), "{out}", out_file.string()), "{sp}", " ");
-        arg = replaced(replaced(arg, "{empty}", ""), "{xff}", "\xff");
+        // {csi}: U+009B, the C1 control that starts a terminal escape sequence.
+        arg = replaced(replaced(replaced(arg, "{empty}", ""), "{xff}", "\xff"), "{csi}", "\xc2\x9b");
         args.push_back(arg);
       }
     }

@@ -2,11 +2,17 @@
 // line reader's bounded memory.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstring>
 #include <string>
 
 #include "cli/line_reader.hpp"
+#include "gpu_advise/files.hpp"
 #include "json_input.hpp"
 
 using namespace gpu_advise;
@@ -80,12 +86,37 @@ TEST_CASE("the line reader keeps lines up to 1 MiB and skips longer ones without
   CHECK(reader.next(line) == LineReader::Result::end);
 }
 
-TEST_CASE("the line reader stops at a NUL byte and on a failing source", "[batch][limits]") {
-  LineReader binary(pieces(std::string("{}\nab\0cd\n", 9), 4));
+TEST_CASE("a NUL byte fails its line; binary data with no line break ends the input", "[batch][limits]") {
+  LineReader mixed(pieces(std::string("{}\nab\0cd\n{}", 11), 4));
   std::string line;
-  CHECK(binary.next(line) == LineReader::Result::line);
-  CHECK(binary.next(line) == LineReader::Result::binary);
-  CHECK(binary.offset() == 5);
+  CHECK(mixed.next(line) == LineReader::Result::line);
+  CHECK(mixed.next(line) == LineReader::Result::binary);
+  CHECK(mixed.nul_offset() == 5);
+  CHECK(line.empty());
+  CHECK(mixed.next(line) == LineReader::Result::line);  // the line after it is read as usual
+  CHECK(line == "{}");
+  CHECK(mixed.nul_offset() == LineReader::npos);
+  CHECK(mixed.next(line) == LineReader::Result::end);
+  // /dev/zero: given up on within about 1 MiB, not 1 GiB.
+  std::size_t served = 0;
+  LineReader zeros([&](char* into, std::size_t size) {
+    std::memset(into, 0, size);
+    served += size;
+    return static_cast<long>(size);
+  });
+  CHECK(zeros.next(line) == LineReader::Result::unbroken);
+  CHECK(zeros.nul_offset() == 0);
+  CHECK(served <= LineReader::max_line_bytes + 2 * LineReader::buffer_bytes);
+}
+
+TEST_CASE("the line reader keeps a carriage return and reports a failing source", "[batch][limits]") {
+  std::string line;
+  LineReader crlf(pieces("{\"a\": 1}\r\nlast", 3));
+  CHECK(crlf.next(line) == LineReader::Result::line);
+  CHECK(line == "{\"a\": 1}\r");  // JSON allows the \r as trailing white space
+  CHECK_NOTHROW(json_input::parse(line));
+  CHECK(crlf.next(line) == LineReader::Result::line);
+  CHECK(line == "last");
   LineReader failing([](char*, std::size_t) {
     errno = EIO;
     return -1L;
@@ -99,4 +130,28 @@ TEST_CASE("the line reader stops at a NUL byte and on a failing source", "[batch
   CHECK(line.empty());
   CHECK(blank.next(line) == LineReader::Result::line);
   CHECK(blank.next(line) == LineReader::Result::end);
+}
+
+TEST_CASE("reads and writes wait on a non-blocking descriptor instead of failing", "[files][limits]") {
+  int ends[2];
+  REQUIRE(::pipe(ends) == 0);
+  UniqueFd reading(ends[0]);
+  UniqueFd writing(ends[1]);
+  ::fcntl(reading.get(), F_SETFL, ::fcntl(reading.get(), F_GETFL) | O_NONBLOCK);
+  ::fcntl(writing.get(), F_SETFL, ::fcntl(writing.get(), F_GETFL) | O_NONBLOCK);
+  // More than a pipe holds (64 KiB), read by a slow reader: EAGAIN on both sides.
+  const std::string sent(300000, 'w');
+  std::string got;
+  std::thread reader([&] {
+    char buffer[4096];
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (long n; (n = read_some(reading.get(), buffer, sizeof buffer)) > 0;) {
+      got.append(buffer, static_cast<std::size_t>(n));
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  CHECK(write_all(writing.get(), sent));
+  (void)writing.close();
+  reader.join();
+  CHECK(got == sent);
 }

@@ -49,6 +49,13 @@ TEST_CASE("printable() escapes what a terminal or a JSON writer would choke on",
   CHECK(text::printable("a\xff" "b") == "a\\xFFb");
   CHECK(text::printable("\x1b[31mred\r\n") == "\\x1B[31mred\\x0D\\x0A");
   CHECK(text::printable("tab\tok") == "tab\tok");
+  CHECK(text::printable("h100\xC2\x9B" "2J") == "h100\\xC2\\x9B2J");             // C1 CSI
+  CHECK(text::printable("abc\xE2\x80\xAE" "cba") == "abc\\xE2\\x80\\xAEcba");   // right-to-left override
+  CHECK(text::printable("\xE2\x81\xA6x") == "\\xE2\\x81\\xA6x");               // an isolate
+  CHECK(text::printable("— “quotes” 中文 é") == "— “quotes” 中文 é");          // ordinary text stays
+  CHECK(text::control_at("name\nnext") == std::string_view::npos);            // newlines are text in a file
+  CHECK(text::control_at("ok\xC2\x85") == 2);
+  CHECK(text::control_at("A\xE2\x80\xA8") == 1);
   CHECK(text::invalid_utf8_at(text::printable("\xC0\x80\xED\xA0\x80")) == std::string_view::npos);
 }
 
