@@ -3,7 +3,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <linux/magic.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
@@ -44,17 +47,53 @@ bool UniqueFd::close() noexcept {
 
 namespace {
 
-// Waits until `fd` is ready for `events`; false (errno set) if poll fails.
+// Waits until `fd` is ready for `events` (POLLIN or POLLOUT); false, with
+// errno set, when poll() fails or says the descriptor never will be.
 bool wait_for(int fd, short events) noexcept {
   pollfd p{fd, events, 0};
   for (;;) {
-    if (::poll(&p, 1, -1) >= 0) {
-      return true;
-    }
-    if (errno != EINTR) {
+    if (::poll(&p, 1, -1) < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
       return false;
     }
+    if ((p.revents & events) != 0) {
+      return true;
+    }
+    if ((p.revents & POLLNVAL) != 0) {
+      errno = EBADF;
+      return false;
+    }
+    if (events == POLLIN && (p.revents & POLLHUP) != 0) {
+      return true;  // the writer is gone: read() says end of file
+    }
+    errno = (p.revents & POLLHUP) != 0 ? EPIPE : EIO;
+    return false;
   }
+}
+
+// Opens the node behind an O_PATH handle (which itself opened nothing: no
+// device driver saw it) with real access `flags`, through /proc/self/fd, so
+// what is opened is the node that was examined. Without /proc, opens `path`
+// and checks it is the same node. -1 with errno set on failure.
+int reopen(const UniqueFd& handle, const std::filesystem::path& path, int flags, const struct stat& examined) {
+  const int fd = ::open(fmt::format("/proc/self/fd/{}", handle.get()).c_str(), flags);
+  if (fd >= 0 || errno != ENOENT) {
+    return fd;
+  }
+  UniqueFd direct(::open(path.c_str(), flags));
+  struct stat opened {};
+  if (direct.get() < 0 || ::fstat(direct.get(), &opened) != 0) {
+    return -1;
+  }
+  if (opened.st_dev != examined.st_dev || opened.st_ino != examined.st_ino) {
+    errno = ESTALE;  // replaced between the look-up and the open
+    return -1;
+  }
+  UniqueFd keep(std::move(direct));
+  const int result = ::dup(keep.get());
+  return result;
 }
 
 }  // namespace
@@ -125,35 +164,33 @@ class DataFile {
 
   // Refuses what is not a regular file or a pipe without opening it (opening
   // a device can have effects: a serial port resets what is on it), then
-  // opens without blocking and checks the descriptor is what was checked.
+  // opens that same node without blocking.
   UniqueFd open() {
     if (m_path.empty()) {
       fail("cannot read: the file name is empty");
     }
-    struct stat before {};
-    if (::stat(m_path.c_str(), &before) != 0) {
+    const UniqueFd handle(::open(m_path.c_str(), O_PATH | O_CLOEXEC));
+    if (handle.get() < 0) {
       const int error = errno;
       fail(error == ENOENT ? std::string("cannot read: no such file")
                            : fmt::format("cannot read: {}", std::strerror(error)));
     }
-    if (S_ISDIR(before.st_mode)) {
+    if (::fstat(handle.get(), &m_info) != 0) {
+      fail(fmt::format("cannot read: {}", std::strerror(errno)));
+    }
+    if (S_ISDIR(m_info.st_mode)) {
       fail("cannot read: it is a directory, not a file");
     }
-    if (!S_ISREG(before.st_mode) && !S_ISFIFO(before.st_mode)) {
-      fail(fmt::format("cannot read: it is {}, not a file; give a regular file or a pipe", kind_of(before.st_mode)));
+    if (!S_ISREG(m_info.st_mode) && !S_ISFIFO(m_info.st_mode)) {
+      fail(fmt::format("cannot read: it is {}, not a file; give a regular file or a pipe", kind_of(m_info.st_mode)));
     }
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
-    UniqueFd fd(::open(m_path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    UniqueFd fd(reopen(handle, m_path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, m_info));
     if (fd.get() < 0) {
       const int error = errno;
       fail(error == EACCES ? std::string("cannot read: permission denied")
-                           : fmt::format("cannot read: {}", std::strerror(error)));
-    }
-    if (::fstat(fd.get(), &m_info) != 0) {
-      fail(fmt::format("cannot read: {}", std::strerror(errno)));
-    }
-    if (m_info.st_dev != before.st_dev || m_info.st_ino != before.st_ino) {
-      fail("cannot read: the file was replaced while it was being opened");
+           : error == ESTALE ? std::string("cannot read: the file was replaced while it was being opened")
+                             : fmt::format("cannot read: {}", std::strerror(error)));
     }
     return fd;
   }
@@ -246,31 +283,16 @@ namespace {
   throw Error(fmt::format("--output: cannot write '{}': {}", text::printable(name), std::strerror(error)));
 }
 
-bool same_node(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
-
-// Opens `path` for writing and checks it is still the node that was examined.
-UniqueFd open_examined(const std::string& name, const std::filesystem::path& path, const struct stat& examined) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC));
-  if (fd.get() < 0) {
-    output_failed(name, errno);
-  }
-  struct stat opened {};
-  if (::fstat(fd.get(), &opened) != 0) {
-    output_failed(name, errno);
-  }
-  if (!same_node(opened, examined)) {
+// A character device or FIFO: the examined node opened as it is (no create,
+// no truncate) and written. A FIFO waits for its reader, as `echo > fifo` does.
+void write_through(const std::string& name, const UniqueFd& handle, const std::filesystem::path& path,
+                   const struct stat& examined, std::string_view content) {
+  UniqueFd fd(reopen(handle, path, O_WRONLY | O_NOCTTY | O_CLOEXEC, examined));
+  if (fd.get() < 0 && errno == ESTALE) {
     throw Error(fmt::format("--output: '{}' was replaced while it was being opened; nothing was written",
                             text::printable(name)));
   }
-  return fd;
-}
-
-// A character device or FIFO: opened as it is (no create, no truncate) and
-// written. A FIFO waits for its reader, as `echo > fifo` does.
-void write_through(const std::string& name, const std::filesystem::path& path, const struct stat& examined,
-                   std::string_view content) {
-  UniqueFd fd = open_examined(name, path, examined);
-  if (!write_all(fd.get(), content) || !fd.close()) {
+  if (fd.get() < 0 || !write_all(fd.get(), content) || !fd.close()) {
     output_failed(name, errno);
   }
 }
@@ -343,24 +365,36 @@ struct Destination {
   std::optional<int> descriptor;
 };
 
+// The descriptor a link names when it stands in this process's own
+// /proc/self/fd (or /proc/thread-self/fd): the folders are compared as nodes,
+// not as text, so it holds inside a PID namespace whose /proc numbers
+// processes otherwise.
 std::optional<int> own_descriptor(const std::filesystem::path& link) {
-  char* folder = ::realpath(link.parent_path().empty() ? "." : link.parent_path().c_str(), nullptr);
-  if (folder == nullptr) {
+  struct stat folder {};
+  if (::stat(link.has_parent_path() ? link.parent_path().c_str() : ".", &folder) != 0) {
     return std::nullopt;
   }
-  const std::string resolved = folder;
-  std::free(folder);
-  const std::string self = fmt::format("/proc/{}/", ::getpid());
-  const bool fd_folder = resolved.rfind(self, 0) == 0 && resolved.size() >= 3 &&
-                         resolved.compare(resolved.size() - 3, 3, "/fd") == 0;
-  if (!fd_folder) {
-    return std::nullopt;
+  bool own = false;
+  for (const char* fds : {"/proc/self/fd", "/proc/thread-self/fd"}) {
+    struct stat info {};
+    own = own || (::stat(fds, &info) == 0 && info.st_dev == folder.st_dev && info.st_ino == folder.st_ino);
   }
   const std::string number = link.filename().string();
-  if (number.empty() || number.size() > 9 || number.find_first_not_of("0123456789") != std::string::npos) {
+  const bool canonical = !number.empty() && number.size() <= 9 &&
+                         number.find_first_not_of("0123456789") == std::string::npos &&
+                         (number == "0" || number[0] != '0');
+  if (!own || !canonical) {
     return std::nullopt;
   }
   return std::stoi(number);
+}
+
+// Whether a link stands on procfs, where a link's text need not be a path
+// ("pipe:[1234]", "/tmp/x (deleted)"), so it must not be followed as one.
+bool on_procfs(const std::filesystem::path& link) {
+  struct statfs info {};
+  return ::statfs(link.has_parent_path() ? link.parent_path().c_str() : ".", &info) == 0 &&
+         info.f_type == PROC_SUPER_MAGIC;
 }
 
 Destination resolve(const std::string& name) {
@@ -377,6 +411,11 @@ Destination resolve(const std::string& name) {
     if (!exists) {
       return {path, std::nullopt};
     }
+    if (on_procfs(path)) {
+      throw UsageError(fmt::format("--output: '{}' leads to a /proc link that names no file; give a file path, "
+                                   "or /dev/fd/N for one of this process's own descriptors",
+                                   text::printable(name)));
+    }
     std::error_code ec;
     const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
     if (ec) {
@@ -389,7 +428,7 @@ Destination resolve(const std::string& name) {
 
 }  // namespace
 
-OutputKind write_output(const std::string& name, std::string_view content) {
+OutputKind write_output(const std::string& name, std::string_view content, std::span<const int> closed) {
   if (name == "-") {
     return OutputKind::standard_output;
   }
@@ -403,19 +442,33 @@ OutputKind write_output(const std::string& name, std::string_view content) {
     if (fd == STDOUT_FILENO) {
       return OutputKind::standard_output;
     }
-    if (::fcntl(fd, F_GETFD) == -1 || !write_all(fd, content)) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags == -1 || std::find(closed.begin(), closed.end(), fd) != closed.end()) {
+      output_failed(name, EBADF);
+    }
+    if ((flags & O_ACCMODE) == O_RDONLY) {
+      throw Error(fmt::format("--output: cannot write '{}': descriptor {} is open for reading only",
+                              text::printable(name), fd));
+    }
+    if (!write_all(fd, content)) {
       output_failed(name, errno);
     }
     return OutputKind::descriptor;
   }
+  // What the name is, from a handle that opens nothing (a device's driver is
+  // only reached once the kind is known to be one we write to).
   const std::filesystem::path& path = destination.path;
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
+  const UniqueFd handle(::open(path.c_str(), O_PATH | O_CLOEXEC));
+  if (handle.get() < 0) {
     if (errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: the folder is a file, which replace() says
       output_failed(name, errno);
     }
     replace(name, path, std::nullopt, content);
     return OutputKind::replace;
+  }
+  struct stat info {};
+  if (::fstat(handle.get(), &info) != 0) {
+    output_failed(name, errno);
   }
   if (S_ISDIR(info.st_mode)) {
     throw UsageError(fmt::format("--output: '{}' is a directory; give a file path", text::printable(name)));
@@ -425,7 +478,7 @@ OutputKind write_output(const std::string& name, std::string_view content) {
                                  text::printable(name)));
   }
   if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
-    write_through(name, path, info, content);
+    write_through(name, handle, path, info, content);
     return OutputKind::write_through;
   }
   if (S_ISSOCK(info.st_mode)) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -70,7 +71,9 @@ enum class OutputKind {
 // - a symlink: its final target is replaced that way; the link stays.
 // - a character device, FIFO or socket: written straight through.
 // - an empty name, a directory, a block device, a missing folder: UsageError.
+// `closed` lists descriptors that were closed when the process started (and
+// are held by /dev/null): writing to them is EBADF, as it would have been.
 // A failed write is an Error naming the file and the system's reason.
-OutputKind write_output(const std::string& name, std::string_view content);
+OutputKind write_output(const std::string& name, std::string_view content, std::span<const int> closed = {});
 
 }  // namespace gpu_advise

@@ -80,7 +80,7 @@ LineReader::Result LineReader::next(std::string& line) {
     }
     // Binary data with no line break in sight (/dev/zero), or text that never
     // ends its line: no line will come of it.
-    if ((m_nul_offset != npos && m_length > max_line_bytes) || m_length > max_unbroken_bytes) {
+    if ((m_nul_offset != npos && m_offset - m_nul_offset > max_line_bytes) || m_length > max_unbroken_bytes) {
       return Result::unbroken;
     }
   }

@@ -116,8 +116,16 @@ int text_width(bool to_file) {
 // Whether the result goes to a file (or device) rather than standard output.
 bool to_file(const Flags& flags) { return flags.output_given && flags.output != "-"; }
 
-void emit(const Flags& flags, const std::string& content, std::ostream& out) {
-  if (!to_file(flags) || write_output(flags.output, content) == OutputKind::standard_output) {
+// The standard descriptors that were closed when the process started.
+struct Closed {
+  std::vector<int> descriptors;
+  [[nodiscard]] bool has(int fd) const {
+    return std::find(descriptors.begin(), descriptors.end(), fd) != descriptors.end();
+  }
+};
+
+void emit(const Flags& flags, const std::string& content, std::ostream& out, const Closed& closed) {
+  if (!to_file(flags) || write_output(flags.output, content, closed.descriptors) == OutputKind::standard_output) {
     out << content;
   }
 }
@@ -216,7 +224,7 @@ std::string explain_extras(const CLI::ExtrasError& e, const CLI::App& app) {
 }
 
 
-int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool stdin_closed) {
+int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Closed& closed) {
   Flags flags;
   CLI::App app{"gpu-advise: which accelerators to rent or buy for a large-language-model workload, how many, "
                "how long, what it costs, and why.",
@@ -368,35 +376,36 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     out << fmt::format("{}: ok, {} rules\n", text::printable(flags.rules_validate_file), checked.rules().size());
     return static_cast<int>(ExitCode::ok);
   }
+  // The catalog and the rules are independent: parse them side by side. Every
+  // command loads them, so a --catalog or --rules file given is always checked.
+  auto rules_loading = std::async(std::launch::async, [&] { return load_rules(flags.rules); });
+  const Catalog catalog = load_catalog(flags.catalogs);
+  const RuleSet rules = rules_loading.get();
   if (rules_list_cmd->parsed()) {
-    emit(flags, render_rules_text(load_rules(flags.rules), language), out);
+    emit(flags, render_rules_text(rules, language), out, closed);
     return static_cast<int>(ExitCode::ok);
   }
   if (models_cmd->parsed()) {
     const ModelCatalog models = load_embedded_models();
-    emit(flags, format == OutputFormat::json ? render_models_json(models) : render_models_text(models, language), out);
+    emit(flags, format == OutputFormat::json ? render_models_json(models) : render_models_text(models, language), out,
+         closed);
     return static_cast<int>(ExitCode::ok);
   }
-
-  // The catalog and the rules are independent: parse them side by side.
-  auto rules_loading = std::async(std::launch::async, [&] { return load_rules(flags.rules); });
-  const Catalog catalog = load_catalog(flags.catalogs);
-  const RuleSet rules = rules_loading.get();  // a --rules file is checked whatever the command
   if (list_cmd->parsed()) {
     emit(flags, format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog, language),
-         out);
+         out, closed);
     return static_cast<int>(ExitCode::ok);
   }
   if (show_cmd->parsed()) {
     const GpuSpec& gpu = catalog.resolve(flags.show_id);
-    emit(flags, format == OutputFormat::json ? render_gpu_json(gpu) : render_gpu_text(gpu, language), out);
+    emit(flags, format == OutputFormat::json ? render_gpu_json(gpu) : render_gpu_text(gpu, language), out, closed);
     return static_cast<int>(ExitCode::ok);
   }
 
   Presets presets;
   if (batch_cmd->parsed()) {
     BatchContext context{flags, catalog, rules, presets, language};
-    return run_batch(flags, context, out, stdin_closed);
+    return run_batch(flags, context, out, closed.has(STDIN_FILENO));
   }
   Flags chosen = flags;
   if (compare_cmd->parsed()) {
@@ -424,14 +433,14 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     case OutputFormat::markdown: rendered = render_markdown(report); break;
     case OutputFormat::html: rendered = render_html(report); break;
   }
-  emit(flags, rendered, out);
+  emit(flags, rendered, out, closed);
   return static_cast<int>(report.anything_fits() ? ExitCode::ok : ExitCode::nothing_fits);
 }
 
 
-int run_guarded(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool stdin_closed) {
+int run_guarded(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Closed& closed) {
   try {
-    return run_checked(argc, argv, out, err, stdin_closed);
+    return run_checked(argc, argv, out, err, closed);
   } catch (const DataError& e) {
     for (const auto& diagnostic : e.diagnostics()) {
       print_error(err, diagnostic.to_string());
@@ -454,12 +463,16 @@ int run_guarded(int argc, const char* const* argv, std::ostream& out, std::ostre
 }  // namespace
 
 int run(int argc, const char* const* argv) {
-  const bool stdin_closed = reserve_if_closed(STDIN_FILENO);
-  const bool stdout_closed = reserve_if_closed(STDOUT_FILENO);
-  (void)reserve_if_closed(STDERR_FILENO);
+  Closed closed;
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (reserve_if_closed(fd)) {
+      closed.descriptors.push_back(fd);
+    }
+  }
+  const bool stdout_closed = closed.has(STDOUT_FILENO);
   StdoutBuffer buffer(stdout_closed);
   std::ostream out(&buffer);
-  const int status = run_guarded(argc, argv, out, std::cerr, stdin_closed);
+  const int status = run_guarded(argc, argv, out, std::cerr, closed);
   out.flush();
   if (buffer.error() == 0 || buffer.error() == EPIPE) {
     return status;  // a reader that stopped reading (`| head`) is not an error

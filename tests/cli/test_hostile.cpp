@@ -161,41 +161,75 @@ TEST_CASE("output: through a symlink replaces the target and keeps the link", "[
 }
 
 TEST_CASE("output: /dev/stdout and /dev/fd/N are the open descriptors, written where they stand", "[cli][output]") {
+  // /dev/stdout is a symlink to /proc/self/fd/1; the same links are made here,
+  // so a build that gets this wrong replaces these links, never the real /dev.
   const fs::path dir = folder("descriptors");
+  for (const int fd : {1, 2, 3, 7}) {
+    fs::create_symlink("/proc/self/fd/" + std::to_string(fd), dir / ("fd" + std::to_string(fd)));
+  }
+  const std::string fd1 = quote((dir / "fd1").string());
   const fs::path log = dir / "log.txt";
   spit(log, "before\n");
   // Appending to a log through /dev/stdout keeps what was there and what follows.
-  const Result appended = shell("{ echo header; \"$GA\" --params 7B --task lora --top 1 --format json --output "
-                                "/dev/stdout; echo \"rc=$?\"; } >> " + quote(log.string()));
+  const Result appended = shell("{ echo header; \"$GA\" --params 7B --task lora --top 1 --format json --output " + fd1 +
+                                "; echo \"rc=$?\"; } >> " + quote(log.string()));
   CHECK(appended.status == 0);
-  const std::string text = slurp(log);
-  CHECK_THAT(text, Catch::StartsWith("before\nheader\n{") && Catch::EndsWith("}\nrc=0\n"));
-  // Another descriptor, and /dev/stderr.
+  CHECK_THAT(slurp(log), Catch::StartsWith("before\nheader\n{") && Catch::EndsWith("}\nrc=0\n"));
+  CHECK(fs::is_symlink(dir / "fd1"));
+  // Another descriptor, appending: its content and its inode are kept.
   const fs::path three = dir / "three.txt";
-  const Result fd3 = shell("\"$GA\" --params 7B --task lora --top 1 --format json --output /dev/fd/3 3>" +
-                           quote(three.string()));
+  spit(three, "kept\n");
+  struct stat before {};
+  REQUIRE(::stat(three.c_str(), &before) == 0);
+  const Result fd3 = shell("\"$GA\" --params 7B --task lora --top 1 --format json --output " +
+                           quote((dir / "fd3").string()) + " 3>>" + quote(three.string()));
   CHECK(fd3.status == 0);
-  CHECK(is_report(slurp(three)));
-  const Result to_stderr = shell("\"$GA\" --params 7B --task lora --top 1 --format json --output /dev/stderr");
+  struct stat after {};
+  REQUIRE(::stat(three.c_str(), &after) == 0);
+  CHECK(after.st_ino == before.st_ino);
+  CHECK_THAT(slurp(three), Catch::StartsWith("kept\n{"));
+  // Standard error; and a descriptor that is not open, or was closed, or is read-only, is an error.
+  const Result to_stderr = shell("\"$GA\" --params 7B --task lora --top 1 --format json --output " +
+                                 quote((dir / "fd2").string()));
   CHECK(to_stderr.status == 0);
   CHECK(to_stderr.out.empty());
   CHECK(is_report(to_stderr.err));
-  // A descriptor that is not open is an error, and nothing is created.
-  const Result closed = shell("\"$GA\" --params 7B --task lora --output /dev/fd/7");
-  CHECK(closed.status == 2);
-  CHECK_THAT(closed.err, Catch::Contains("--output: cannot write '/dev/fd/7': Bad file descriptor"));
+  const Result unopened = shell("\"$GA\" --params 7B --task lora --output " + quote((dir / "fd7").string()));
+  CHECK(unopened.status == 2);
+  CHECK_THAT(unopened.err, Catch::Contains("Bad file descriptor"));
+  CHECK(fs::is_symlink(dir / "fd7"));
+  const Result no_stderr = shell("\"$GA\" --params 7B --task lora --output " + quote((dir / "fd2").string()) +
+                                 " 2>&-; echo \"rc=$?\"");
+  CHECK_THAT(no_stderr.out, Catch::Contains("rc=2"));
+  const Result read_only = shell("\"$GA\" --params 7B --task lora --output " + quote((dir / "fd3").string()) + " 3<" +
+                                 quote(log.string()));
+  CHECK(read_only.status == 2);
+  CHECK_THAT(read_only.err, Catch::Contains("descriptor 3 is open for reading only"));
+  // Another process's /proc link names no file: refused, nothing is made.
+  const Result other = run(with(request, {"--output", "/proc/1/fd/1"}));
+  CHECK(other.status == 2);
+  // Inside a PID namespace whose /proc numbers processes otherwise (where unshare is permitted).
+  const Result ns = shell("unshare --pid --fork true 2>/dev/null || exit 77; spit=" + quote(log.string()) +
+                          "; echo before > \"$spit\"; unshare --pid --fork \"$GA\" --params 7B --task lora --top 1 "
+                          "--format json --output " + fd1 + " >> \"$spit\"");
+  if (ns.status == 77) {
+    WARN("unshare --pid is not permitted here; the PID-namespace case is not tested");
+  } else {
+    CHECK(ns.status == 0);
+    CHECK_THAT(slurp(log), Catch::StartsWith("before\n{"));
+  }
   // Standard output as a socket (as under inetd or systemd) through /dev/stdout.
   const Result socket = shell("python3 -c '\n"
                               "import socket, subprocess, sys\n"
                               "a, b = socket.socketpair()\n"
                               "p = subprocess.Popen([sys.argv[1], \"--params\", \"7B\", \"--task\", \"lora\", \"--top\", \"1\",\n"
-                              "                      \"--format\", \"json\", \"--output\", \"/dev/stdout\"], stdout=b)\n"
+                              "                      \"--format\", \"json\", \"--output\", sys.argv[2]], stdout=b)\n"
                               "b.close(); data = b\"\"\n"
                               "while True:\n"
                               "    chunk = a.recv(65536)\n"
                               "    if not chunk: break\n"
                               "    data += chunk\n"
-                              "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\"");
+                              "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\" " + fd1);
   CHECK(socket.status == 0);
   CHECK(is_report(socket.out));
 }
@@ -302,10 +336,12 @@ TEST_CASE("a failed write on standard output is an error; a closed pipe stays qu
                                    "    chunk = os.read(r, 1000); time.sleep(0.001)\n"
                                    "    if not chunk: break\n"
                                    "    data += chunk\n"
-                                   "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\" " + quote(valid_line));
+                                   "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\" " +
+                                   quote(R"({"params": "7B", "task": "lora"})"));  // full answers, ~55 KB each
   CHECK(nonblocking.status == 0);
   CHECK(nonblocking.err.empty());
   CHECK(json_lines(nonblocking.out).size() == 3);
+  CHECK(nonblocking.out.size() > 128 * 1024);  // more than a pipe holds: the writer met EAGAIN
   // With stdout closed, a data file the run opens must not become "standard output".
   const fs::path dir = folder("closed-stdout");
   const fs::path target = dir / "plan.json";

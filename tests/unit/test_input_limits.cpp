@@ -107,6 +107,13 @@ TEST_CASE("a NUL byte fails its line; binary data with no line break ends the in
   CHECK(zeros.next(line) == LineReader::Result::unbroken);
   CHECK(zeros.nul_offset() == 0);
   CHECK(served <= LineReader::max_line_bytes + 2 * LineReader::buffer_bytes);
+  // Whether a NUL ends the input does not depend on where the reads split:
+  // a long line whose NUL is the last byte of a read, its newline the next.
+  const std::string edge = std::string(17 * LineReader::buffer_bytes - 1, 'a') + '\0' + "\n{}\n";
+  LineReader split(pieces(edge, LineReader::buffer_bytes));
+  CHECK(split.next(line) == LineReader::Result::binary);
+  CHECK(split.next(line) == LineReader::Result::line);
+  CHECK(line == "{}");
 }
 
 TEST_CASE("the line reader keeps a carriage return and reports a failing source", "[batch][limits]") {
