@@ -53,7 +53,7 @@ TEST_CASE("JSON lists every catalog card as a recommendation or a rejection", "[
   CHECK(catalog["gpus"].size() >= 22);
 }
 
-TEST_CASE("help has worked examples and the exit-status table; --version prints the version", "[cli]") {
+TEST_CASE("help has worked examples and the exit-status table, --version prints the version", "[cli]") {
   const Result help = run({"--help"});
   CHECK(help.status == 0);
   CHECK_THAT(help.out, Catch::Contains("Examples:") && Catch::Contains("Exit status:") &&
@@ -205,7 +205,7 @@ TEST_CASE("a model can be named, given as config.json, or given as a count", "[c
   CHECK(nlohmann::json::parse(run({"models", "--format", "json"}).out)["models"].size() >= 14);
 }
 
-TEST_CASE("inference reports throughput, latency and capacity; FP8 only on FP8 cards", "[cli][inference]") {
+TEST_CASE("inference reports throughput, latency and capacity, FP8 only on FP8 cards", "[cli][inference]") {
   const Result r = run({"--model", "llama-3.1-70b", "--task", "inference", "--precision", "fp8", "--context", "8192",
                         "--concurrency", "16", "--format", "json"});
   REQUIRE(r.status == 0);

@@ -304,7 +304,7 @@ TEST_CASE("output: connects to a Unix socket and writes to it", "[cli][output]")
   CHECK(is_report(received));
 }
 
-TEST_CASE("a failed write on standard output is an error; a closed pipe stays quiet", "[cli][stdout]") {
+TEST_CASE("a failed write on standard output is an error, a closed pipe stays quiet", "[cli][stdout]") {
   const Result full = shell("\"$GA\" --params 7B --task lora > /dev/full");
   CHECK(full.status == 2);
   CHECK_THAT(full.err, Catch::Contains("gpu-advise: error: cannot write standard output: No space left on device"));

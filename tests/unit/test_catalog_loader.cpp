@@ -141,7 +141,7 @@ TEST_CASE("syntax errors and empty documents are located errors", "[loader]") {
              Catch::Contains("version 2 is not supported"));
 }
 
-TEST_CASE("overlays may omit the catalog header; the base may not", "[loader]") {
+TEST_CASE("overlays may omit the catalog header, the base may not", "[loader]") {
   const std::string overlay = replace(valid_catalog, "catalog:\n  version: \"test\"\n  updated: \"2026-11-29\"\n", "");
   CHECK(parse_catalog(overlay, "overlay.yaml", CatalogRole::overlay).size() == 2);
   CHECK_THROWS_AS(parse_catalog(overlay, "overlay.yaml", CatalogRole::base), DataError);

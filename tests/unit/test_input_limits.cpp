@@ -42,7 +42,7 @@ TEST_CASE("JSON deeper than 64 levels is refused before it is built", "[json][li
   CHECK_THROWS_AS(json_input::parse("{\"a\": " + std::string(1000000, '[')), json_input::Failure);
 }
 
-TEST_CASE("a key repeated in one JSON object is refused; in different objects it is not", "[json][limits]") {
+TEST_CASE("a key repeated in one JSON object is refused, in different objects it is not", "[json][limits]") {
   CHECK_THROWS_WITH(json_input::parse(R"({"task": "lora", "task": "full"})"), Catch::Contains("duplicate key \"task\""));
   CHECK_THROWS_WITH(json_input::parse(R"({"a": {"x": 1, "x": 2}})"), Catch::Contains("duplicate key \"x\""));
   CHECK_NOTHROW(json_input::parse(R"({"a": {"x": 1}, "b": {"x": 2}, "x": [{"x": 3}, {"x": 4}]})"));
@@ -86,7 +86,7 @@ TEST_CASE("the line reader keeps lines up to 1 MiB and skips longer ones without
   CHECK(reader.next(line) == LineReader::Result::end);
 }
 
-TEST_CASE("a NUL byte fails its line; binary data with no line break ends the input", "[batch][limits]") {
+TEST_CASE("a NUL byte fails its line, binary data with no line break ends the input", "[batch][limits]") {
   LineReader mixed(pieces(std::string("{}\nab\0cd\n{}", 11), 4));
   std::string line;
   CHECK(mixed.next(line) == LineReader::Result::line);
