@@ -100,8 +100,7 @@ std::string describe(const WayOut& way, Language language) {
       way.rent_usd_per_hour ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour)) : "";
   const std::string time =
       way.wall_hours ? say(language, Phrase::way_out_time, say_duration(language, *way.wall_hours)) : "";
-  return say(language, Phrase::way_out, describe(way.task, language), way.count, way.gpu_name, condition, price,
-             time);
+  return say(language, Phrase::way_out, describe(way.task, language), way.count, way.gpu_name, condition, price, time);
 }
 
 namespace {
@@ -115,8 +114,8 @@ std::string describe_memory(const Request& request, const MemoryBreakdown& m, La
     return say(language, Phrase::memory_adapters, format::gib(m.weights), format::gib(m.gradients + m.optimizer),
                format::gib(m.activations), format::gib(m.reserve));
   }
-  return say(language, Phrase::memory_full, format::gib(m.weights), format::gib(m.gradients),
-             format::gib(m.optimizer), format::gib(m.activations), format::gib(m.reserve));
+  return say(language, Phrase::memory_full, format::gib(m.weights), format::gib(m.gradients), format::gib(m.optimizer),
+             format::gib(m.activations), format::gib(m.reserve));
 }
 
 std::vector<std::string> rationale_for(const Request& request, const Recommendation& option, bool cheapest,
@@ -128,9 +127,8 @@ std::vector<std::string> rationale_for(const Request& request, const Recommendat
                       100.0 * e.headroom(), describe_memory(request, e.per_gpu, language)));
   if (e.training) {
     const auto& t = *e.training;
-    const std::string wall =
-        say(language, Phrase::range, say_duration(language, t.wall_hours.typical),
-            say_duration(language, t.wall_hours.low), say_duration(language, t.wall_hours.high));
+    const std::string wall = say(language, Phrase::range, say_duration(language, t.wall_hours.typical),
+                                 say_duration(language, t.wall_hours.low), say_duration(language, t.wall_hours.high));
     lines.push_back(say(language, Phrase::training_time, wall, format::number(t.gpu_hours.typical),
                         format_parameter_count(t.tokens), 100.0 * t.mfu.typical, t.fp8 ? "FP8" : "BF16",
                         format::number(t.peak_tflops)));
@@ -162,8 +160,8 @@ std::vector<std::string> rationale_for(const Request& request, const Recommendat
                                   ? say(language, Phrase::one_quote)
                                   : say(language, Phrase::quotes, format::money(price.low), format::money(price.high));
     if (e.training && c.rent_usd) {
-      lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical), format::money(price.typical),
-                          where));
+      lines.push_back(
+          say(language, Phrase::rent_run, format::money(c.rent_usd->typical), format::money(price.typical), where));
     } else if (c.rent_usd && c.usd_per_million_tokens) {
       lines.push_back(say(language, Phrase::rent_serving, format::money(c.rent_usd->typical), e.count, where,
                           format::money(c.usd_per_million_tokens->typical)));
@@ -195,8 +193,8 @@ std::vector<std::string> assumptions_for(const Request& request, const ModelShap
   std::vector<std::string> out;
   switch (model.source) {
     case ModelSource::inferred:
-      out.push_back(say(language, Phrase::assume_inferred, model.basis, model.layers, model.hidden, model.kv_heads,
-                        model.vocab));
+      out.push_back(
+          say(language, Phrase::assume_inferred, model.basis, model.layers, model.hidden, model.kv_heads, model.vocab));
       break;
     case ModelSource::preset:
       if (model.is_moe()) {
@@ -217,14 +215,14 @@ std::vector<std::string> assumptions_for(const Request& request, const ModelShap
     out.push_back(say(language, Phrase::assume_sequence, request.seq_len, request.micro_batch,
                       recompute_words(request.effective_recompute(), language)));
     if (request.task == Task::pretrain) {
-      out.push_back(say(language, request.tokens ? Phrase::assume_pretrain_tokens_given
-                                                 : Phrase::assume_pretrain_tokens_default,
+      out.push_back(say(language,
+                        request.tokens ? Phrase::assume_pretrain_tokens_given : Phrase::assume_pretrain_tokens_default,
                         format_parameter_count(request.training_tokens())));
     } else {
-      out.push_back(say(language, request.tokens ? Phrase::assume_finetune_tokens : Phrase::assume_finetune_tokens_default,
-                        format_parameter_count(request.training_tokens()),
-                        format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)),
-                        format::number(request.epochs)));
+      out.push_back(say(
+          language, request.tokens ? Phrase::assume_finetune_tokens : Phrase::assume_finetune_tokens_default,
+          format_parameter_count(request.training_tokens()),
+          format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)), format::number(request.epochs)));
     }
     const TrainingBytes bytes = training_bytes(request.optimizer);
     if (request.task == Task::full || request.task == Task::pretrain) {
@@ -252,9 +250,9 @@ std::vector<std::string> assumptions_for(const Request& request, const ModelShap
                       text::to_upper(to_string(request.kv_precision)), request.concurrency, request.context,
                       request.prompt_tokens(), request.effective_output_tokens()));
   }
-  out.push_back(say(language, Phrase::assume_memory, 100.0 * constants::usable_memory_fraction,
-                    format::number(is_training(request.task) ? constants::training_reserve_gib
-                                                             : constants::inference_reserve_gib)));
+  out.push_back(say(
+      language, Phrase::assume_memory, 100.0 * constants::usable_memory_fraction,
+      format::number(is_training(request.task) ? constants::training_reserve_gib : constants::inference_reserve_gib)));
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, Phrase::assume_rent));
   } else {
@@ -286,8 +284,12 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       // Cheapest hourly cost; cards without a price sort after priced ones.
       const double cost = price ? price->typical * e.count : 1e12 * e.count;
       if (!best || cost < best_cost || (cost == best_cost && gpu->id < best->gpu_id)) {
-        best = WayOut{alternative.task, gpu->id, gpu->name, e.count,
-                      price ? std::optional<double>(price->typical * e.count) : std::nullopt, {},
+        best = WayOut{alternative.task,
+                      gpu->id,
+                      gpu->name,
+                      e.count,
+                      price ? std::optional<double>(price->typical * e.count) : std::nullopt,
+                      {},
                       e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt};
         best_cost = cost;
       }

@@ -28,8 +28,8 @@ void Catalog::merge(const Catalog& overlay) {
   }
   for (const auto& card : overlay.gpus()) {
     const std::string key = text::normalise_name(card.id);
-    const auto it = std::find_if(m_gpus.begin(), m_gpus.end(),
-                                 [&](const GpuSpec& g) { return text::normalise_name(g.id) == key; });
+    const auto it =
+        std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return text::normalise_name(g.id) == key; });
     if (it != m_gpus.end()) {
       *it = card;
     } else {
@@ -85,8 +85,8 @@ const GpuSpec& Catalog::resolve(std::string_view query) const {
     for (const auto* gpu : found.candidates) {
       ids.push_back(fmt::format("{} ({})", gpu->id, gpu->name));
     }
-    throw UsageError(fmt::format("'{}' is ambiguous: it names {} cards: {}; give one of these ids", text::excerpt(query),
-                                 ids.size(), text::join(ids, ", ")));
+    throw UsageError(fmt::format("'{}' is ambiguous: it names {} cards: {}; give one of these ids",
+                                 text::excerpt(query), ids.size(), text::join(ids, ", ")));
   }
   std::string message = fmt::format("unknown GPU '{}'", text::excerpt(query));
   if (found.suggestion) {

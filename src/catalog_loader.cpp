@@ -65,7 +65,8 @@ class CatalogParser {
                                         supported_schema_version));
       }
     }
-    if (const auto header = top.node("catalog", m_role == CatalogRole::base ? Presence::required : Presence::optional)) {
+    if (const auto header =
+            top.node("catalog", m_role == CatalogRole::base ? Presence::required : Presence::optional)) {
       MapReader catalog(m_diagnostics, *header, "catalog");
       info.version = catalog.string("version", Presence::required).value_or("");
       info.updated = date(catalog, "updated", Presence::required).value_or("");
@@ -85,7 +86,8 @@ class CatalogParser {
       }
     }
     std::map<Architecture, Efficiency> efficiency;
-    if (const auto list = top.node("architectures", m_role == CatalogRole::base ? Presence::required : Presence::optional)) {
+    if (const auto list =
+            top.node("architectures", m_role == CatalogRole::base ? Presence::required : Presence::optional)) {
       efficiency = architectures(*list);
       if (m_role == CatalogRole::base) {
         for (const auto& name : enum_names<Architecture>()) {
@@ -133,7 +135,8 @@ class CatalogParser {
       std::size_t index = 0;
       for (const auto& item : *list) {
         if (item.IsScalar() && !item.Scalar().empty()) {
-          m_alias_nodes.push_back({gpu.id, item.Scalar(), fmt::format("{}[{}]", map.child_path("aliases"), index), item});
+          m_alias_nodes.push_back(
+              {gpu.id, item.Scalar(), fmt::format("{}[{}]", map.child_path("aliases"), index), item});
         }
         ++index;
       }
@@ -277,7 +280,8 @@ class CatalogParser {
       }
       quote.provider = quote_map.string("provider", Presence::required).value_or("");
       if (purchase) {
-        quote.condition = quote_map.enumeration<Condition>("condition", Presence::required).value_or(Condition::new_card);
+        quote.condition =
+            quote_map.enumeration<Condition>("condition", Presence::required).value_or(Condition::new_card);
       } else {
         quote.kind = quote_map.enumeration<PriceKind>("kind", Presence::optional).value_or(PriceKind::on_demand);
       }

@@ -322,7 +322,6 @@ std::optional<Candidate> best_fitting(const Request& request, const ModelShape& 
   return best;
 }
 
-
 // The parallel layouts of a full-training job, without their data-parallel
 // size: tensor x pipeline x ZeRO stage x recompute.
 std::vector<Layout> training_families(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
@@ -375,8 +374,8 @@ class FamilyCounts {
 
 // ---- time and throughput ----
 
-TrainingEstimate training_time(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
-                               const ScaleOut& out, std::vector<EstimateNote>& notes) {
+TrainingEstimate training_time(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                               const Layout& layout, const ScaleOut& out, std::vector<EstimateNote>& notes) {
   TrainingEstimate t;
   t.tokens = request.training_tokens();
   // 6*N_active*D plus attention 12*L*(a*d_h)*s per token (PaLM, arXiv 2204.02311 app. B).
@@ -461,9 +460,9 @@ InferenceEstimate inference_performance(const Request& request, const ModelShape
   // Prefill of one prompt: 2*N_active FLOPs per token plus causal attention
   // 2*L*(a*d_h)*prompt^2, compute-bound over the tensor-parallel group.
   const double prompt = request.prompt_tokens();
-  const double width = model.mla ? static_cast<double>(model.heads) *
-                                       (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim)
-                                 : static_cast<double>(model.heads) * model.head_dim;
+  const double width =
+      model.mla ? static_cast<double>(model.heads) * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim)
+                : static_cast<double>(model.heads) * model.head_dim;
   const double flops = 2.0 * model.active_params * prompt + 2.0 * model.layers * width * prompt * prompt;
   const double peak = inference_peak_tflops(request, gpu) * 1e12 * layout.tensor;
   const double read_s = memory.weights * layout.pipeline / (gpu.memory.bandwidth_gb_per_s * 1e9 * eta.typical);
@@ -569,7 +568,8 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
     result.candidate = best_fitting(request, model, gpu, n, e.usable_bytes, &result.smallest);
     if (result.candidate && deadline && is_training(request.task)) {
       std::vector<EstimateNote> scratch;
-      const TrainingEstimate t = training_time(request, model, gpu, result.candidate->layout, scale_out(gpu, n), scratch);
+      const TrainingEstimate t =
+          training_time(request, model, gpu, result.candidate->layout, scale_out(gpu, n), scratch);
       if (t.wall_hours.typical > *deadline) {
         result.too_slow = t;
         result.candidate.reset();
@@ -602,8 +602,8 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
         std::vector<EstimateNote> scratch;
         const TrainingEstimate t = training_time(request, model, gpu, layout, scale_out(gpu, n), scratch);
         if (t.wall_hours.typical > *deadline) {
-          if (out_probe != nullptr && (!out_probe->too_slow ||
-                                       t.wall_hours.typical < out_probe->too_slow->wall_hours.typical)) {
+          if (out_probe != nullptr &&
+              (!out_probe->too_slow || t.wall_hours.typical < out_probe->too_slow->wall_hours.typical)) {
             out_probe->too_slow = t;
           }
           return std::optional<Candidate>{};

@@ -2,20 +2,20 @@
 #include "gpu_advise/files.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <linux/magic.h>
+#include <poll.h>
 #include <sys/socket.h>
-#include <sys/statfs.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
@@ -158,9 +158,7 @@ class DataFile {
  public:
   explicit DataFile(const std::filesystem::path& path) : m_path(path), m_name(text::printable(path.string())) {}
 
-  [[noreturn]] void fail(const std::string& message) const {
-    throw DataError({Diagnostic{m_name, 0, 0, "", message}});
-  }
+  [[noreturn]] void fail(const std::string& message) const { throw DataError({Diagnostic{m_name, 0, 0, "", message}}); }
 
   // Refuses what is not a regular file or a pipe without opening it (opening
   // a device can have effects: a serial port resets what is on it), then
@@ -188,7 +186,7 @@ class DataFile {
     UniqueFd fd(reopen(handle, m_path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, m_info));
     if (fd.get() < 0) {
       const int error = errno;
-      fail(error == EACCES ? std::string("cannot read: permission denied")
+      fail(error == EACCES   ? std::string("cannot read: permission denied")
            : error == ESTALE ? std::string("cannot read: the file was replaced while it was being opened")
                              : fmt::format("cannot read: {}", std::strerror(error)));
     }
@@ -230,16 +228,16 @@ std::string read_data_file(const std::filesystem::path& path) {
   DataFile file(path);
   const UniqueFd fd = file.open();
   if (!file.is_pipe() && file.size() > max_data_file_bytes) {
-    file.fail(fmt::format("cannot read: {} bytes is over the limit of {} bytes (16 MiB)", file.size(),
-                          max_data_file_bytes));
+    file.fail(
+        fmt::format("cannot read: {} bytes is over the limit of {} bytes (16 MiB)", file.size(), max_data_file_bytes));
   }
   const auto deadline = Clock::now() + std::chrono::seconds(max_pipe_wait_seconds);
   std::string content;
   char buffer[65536];
   for (;;) {
     if (file.is_pipe() && !wait_readable(fd.get(), deadline)) {
-      file.fail(fmt::format("cannot read: the pipe did not deliver all of its data within {} s",
-                            max_pipe_wait_seconds));
+      file.fail(
+          fmt::format("cannot read: the pipe did not deliver all of its data within {} s", max_pipe_wait_seconds));
     }
     const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
     if (got < 0) {
@@ -335,8 +333,8 @@ void replace(const std::string& name, const std::filesystem::path& path, const s
   std::string temp = (folder / ".gpu-advise-XXXXXX").string();
   UniqueFd fd(::mkstemp(temp.data()));
   if (fd.get() < 0) {
-    throw UsageError(fmt::format("--output: cannot write in '{}': {}", text::printable(folder.string()),
-                                 std::strerror(errno)));
+    throw UsageError(
+        fmt::format("--output: cannot write in '{}': {}", text::printable(folder.string()), std::strerror(errno)));
   }
   mode_t mode = 0;
   if (existing) {
@@ -412,9 +410,10 @@ Destination resolve(const std::string& name) {
       return {path, std::nullopt};
     }
     if (on_procfs(path)) {
-      throw UsageError(fmt::format("--output: '{}' leads to a /proc link that names no file; give a file path, "
-                                   "or /dev/fd/N for one of this process's own descriptors",
-                                   text::printable(name)));
+      throw UsageError(
+          fmt::format("--output: '{}' leads to a /proc link that names no file; give a file path, "
+                      "or /dev/fd/N for one of this process's own descriptors",
+                      text::printable(name)));
     }
     std::error_code ec;
     const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
@@ -474,8 +473,8 @@ OutputKind write_output(const std::string& name, std::string_view content, std::
     throw UsageError(fmt::format("--output: '{}' is a directory; give a file path", text::printable(name)));
   }
   if (S_ISBLK(info.st_mode)) {
-    throw UsageError(fmt::format("--output: '{}' is a block device; gpu-advise does not write onto disks",
-                                 text::printable(name)));
+    throw UsageError(
+        fmt::format("--output: '{}' is a block device; gpu-advise does not write onto disks", text::printable(name)));
   }
   if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
     write_through(name, handle, path, info, content);
@@ -486,7 +485,8 @@ OutputKind write_output(const std::string& name, std::string_view content, std::
     return OutputKind::socket;
   }
   if (!S_ISREG(info.st_mode)) {
-    throw UsageError(fmt::format("--output: '{}' is {}; give a file path", text::printable(name), kind_of(info.st_mode)));
+    throw UsageError(
+        fmt::format("--output: '{}' is {}; give a file path", text::printable(name), kind_of(info.st_mode)));
   }
   replace(name, path, info, content);
   return OutputKind::replace;

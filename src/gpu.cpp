@@ -8,18 +8,17 @@
 
 namespace gpu_advise {
 
-#define GPU_ADVISE_NAMES(Type, ...)                                  \
-  std::span<const EnumName<Type>> names(Type) {                      \
-    static constexpr EnumName<Type> table[] = {__VA_ARGS__};         \
-    return table;                                                    \
+#define GPU_ADVISE_NAMES(Type, ...)                          \
+  std::span<const EnumName<Type>> names(Type) {              \
+    static constexpr EnumName<Type> table[] = {__VA_ARGS__}; \
+    return table;                                            \
   }
 
 GPU_ADVISE_NAMES(Vendor, {Vendor::nvidia, "nvidia"}, {Vendor::amd, "amd"}, {Vendor::huawei, "huawei"},
                  {Vendor::intel, "intel"})
 GPU_ADVISE_NAMES(Architecture, {Architecture::ampere, "ampere"}, {Architecture::ada, "ada"},
                  {Architecture::hopper, "hopper"}, {Architecture::blackwell, "blackwell"},
-                 {Architecture::cdna3, "cdna3"}, {Architecture::davinci, "davinci"},
-                 {Architecture::gaudi, "gaudi"})
+                 {Architecture::cdna3, "cdna3"}, {Architecture::davinci, "davinci"}, {Architecture::gaudi, "gaudi"})
 GPU_ADVISE_NAMES(FormFactor, {FormFactor::sxm, "sxm"}, {FormFactor::pcie, "pcie"}, {FormFactor::oam, "oam"},
                  {FormFactor::module, "module"})
 GPU_ADVISE_NAMES(SoftwareStack, {SoftwareStack::cuda, "cuda"}, {SoftwareStack::rocm, "rocm"},
@@ -127,14 +126,27 @@ std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region r
 }
 
 std::span<const std::string_view> confidence_key_paths() {
-  static constexpr std::array<std::string_view, 21> paths = {
-      "memory.size_gb",       "memory.capacity_gib",       "memory.type",
-      "memory.bandwidth_gb_per_s", "compute.fp64_tflops",  "compute.tf32_tflops",
-      "compute.bf16_tflops",  "compute.fp16_tflops",       "compute.fp8_tflops",
-      "compute.fp4_tflops",   "compute.int8_tops",         "interconnect.name",
-      "interconnect.bandwidth_gb_per_s", "interconnect.domain_size", "pcie_gen",
-      "tdp_w",                "release_year",              "availability.global",
-      "availability.cn",      "prices.rent_usd_per_gpu_hour", "prices.purchase_usd_per_card"};
+  static constexpr std::array<std::string_view, 21> paths = {"memory.size_gb",
+                                                             "memory.capacity_gib",
+                                                             "memory.type",
+                                                             "memory.bandwidth_gb_per_s",
+                                                             "compute.fp64_tflops",
+                                                             "compute.tf32_tflops",
+                                                             "compute.bf16_tflops",
+                                                             "compute.fp16_tflops",
+                                                             "compute.fp8_tflops",
+                                                             "compute.fp4_tflops",
+                                                             "compute.int8_tops",
+                                                             "interconnect.name",
+                                                             "interconnect.bandwidth_gb_per_s",
+                                                             "interconnect.domain_size",
+                                                             "pcie_gen",
+                                                             "tdp_w",
+                                                             "release_year",
+                                                             "availability.global",
+                                                             "availability.cn",
+                                                             "prices.rent_usd_per_gpu_hour",
+                                                             "prices.purchase_usd_per_card"};
   return paths;
 }
 

@@ -39,7 +39,8 @@ class ConfigReader {
       : m_root(root), m_text(text), m_source(std::move(source)) {}
 
   // An integer field; nullopt (and an error when required) if missing, null or mistyped.
-  std::optional<int> integer(std::string_view key, bool required, std::int64_t min = 1, std::int64_t max = 100'000'000) {
+  std::optional<int> integer(std::string_view key, bool required, std::int64_t min = 1,
+                             std::int64_t max = 100'000'000) {
     const auto it = m_root.find(std::string(key));
     if (it == m_root.end()) {
       if (required) {
@@ -256,10 +257,11 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
   m.params = m.shape_params();
   m.active_params = m.shape_active_params();
   if (!(m.params >= min_parameter_count && m.params <= max_parameter_count)) {
-    r.error_in_file(fmt::format("the shape describes {:.3g} parameters, outside the {} to {} that gpu-advise "
-                                       "sizes (as for --params); check hidden_size, head_dim, the layer and expert "
-                                       "counts",
-                                       m.params, "1M", "100T"));
+    r.error_in_file(
+        fmt::format("the shape describes {:.3g} parameters, outside the {} to {} that gpu-advise "
+                    "sizes (as for --params); check hidden_size, head_dim, the layer and expert "
+                    "counts",
+                    m.params, "1M", "100T"));
     r.throw_if_any();
   }
   const std::string architecture = [&] {

@@ -68,8 +68,7 @@ json parse(std::string_view text) {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start:
         if (depth >= max_depth) {
-          throw Failure(fmt::format("the document is nested more than {} levels deep", max_depth),
-                        too_deep_at(text));
+          throw Failure(fmt::format("the document is nested more than {} levels deep", max_depth), too_deep_at(text));
         }
         if (event == json::parse_event_t::object_start) {
           open_objects.emplace_back();
@@ -84,8 +83,9 @@ json parse(std::string_view text) {
         if (!open_objects.empty() && parsed.is_string()) {
           const auto& key = parsed.get_ref<const std::string&>();
           if (!open_objects.back().insert(key).second) {
-            throw Failure(fmt::format("duplicate key \"{}\": each key may appear once in an object", text::excerpt(key)),
-                          std::string::npos, key);
+            throw Failure(
+                fmt::format("duplicate key \"{}\": each key may appear once in an object", text::excerpt(key)),
+                std::string::npos, key);
           }
         }
         break;

@@ -31,7 +31,9 @@ double ModelShape::attention_params_per_layer() const {
   return h * q_out + 2.0 * h * kv_out + q_out * h;
 }
 
-double ModelShape::params_per_layer() const { return attention_params_per_layer() + swiglu(hidden, ffn) + 2.0 * hidden; }
+double ModelShape::params_per_layer() const {
+  return attention_params_per_layer() + swiglu(hidden, ffn) + 2.0 * hidden;
+}
 
 double ModelShape::embedding_params() const {
   return static_cast<double>(vocab) * hidden * (tied_embeddings ? 1.0 : 2.0);

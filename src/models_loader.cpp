@@ -64,9 +64,9 @@ ModelShape read_model(yaml::Diagnostics& diagnostics, const YAML::Node& node, co
     spec.dense_layers = read_int(moe, "dense_layers", Presence::optional, 10000);
     moe.finish();
     if (spec.experts_per_token > spec.experts) {
-      diagnostics.error(*moe_node, moe.child_path("experts_per_token"),
-                        fmt::format("{} active experts is more than the {} experts", spec.experts_per_token,
-                                    spec.experts));
+      diagnostics.error(
+          *moe_node, moe.child_path("experts_per_token"),
+          fmt::format("{} active experts is more than the {} experts", spec.experts_per_token, spec.experts));
     }
     m.moe = spec;
   }

@@ -25,13 +25,14 @@ std::span<const EnumName<BudgetTier>> names(BudgetTier) {
   return table;
 }
 
-
 std::span<const TaskAlias> task_aliases() {
   static constexpr TaskAlias table[] = {
-      {"pretrain", Task::pretrain},   {"pretraining", Task::pretrain}, {"pre-train", Task::pretrain},
-      {"full", Task::full},           {"full-ft", Task::full},         {"finetune", Task::full},
-      {"fine-tune", Task::full},      {"sft", Task::full},             {"lora", Task::lora},
-      {"qlora", Task::qlora},         {"inference", Task::inference},  {"infer", Task::inference},
+      {"pretrain", Task::pretrain},   {"pretraining", Task::pretrain},
+      {"pre-train", Task::pretrain},  {"full", Task::full},
+      {"full-ft", Task::full},        {"finetune", Task::full},
+      {"fine-tune", Task::full},      {"sft", Task::full},
+      {"lora", Task::lora},           {"qlora", Task::qlora},
+      {"inference", Task::inference}, {"infer", Task::inference},
       {"serve", Task::inference},     {"serving", Task::inference},
   };
   return table;
@@ -46,9 +47,10 @@ Task parse_task(std::string_view raw, std::string_view flag) {
     }
     all.emplace_back(alias);
   }
-  std::string message = fmt::format("{}: '{}' is not a task; expected pretrain, full, lora, qlora or inference "
-                                    "(aliases: sft/finetune = full, serve = inference)",
-                                    flag, text::excerpt(raw));
+  std::string message = fmt::format(
+      "{}: '{}' is not a task; expected pretrain, full, lora, qlora or inference "
+      "(aliases: sft/finetune = full, serve = inference)",
+      flag, text::excerpt(raw));
   if (const auto suggestion = text::did_you_mean(folded, all)) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }
@@ -60,7 +62,8 @@ BudgetTier parse_budget(std::string_view raw, std::string_view flag) {
   if (const auto tier = enum_from_string<BudgetTier>(folded)) {
     return *tier;
   }
-  std::string message = fmt::format("{}: '{}' is not a budget tier; expected low, medium or high", flag, text::excerpt(raw));
+  std::string message =
+      fmt::format("{}: '{}' is not a budget tier; expected low, medium or high", flag, text::excerpt(raw));
   if (const auto suggestion = text::did_you_mean(folded, {"low", "medium", "high"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }
@@ -98,10 +101,9 @@ std::span<const EnumName<Optimizer>> names(Optimizer) {
 }
 
 std::span<const EnumName<LoraTarget>> names(LoraTarget) {
-  static constexpr EnumName<LoraTarget> table[] = {{LoraTarget::q, "q"},       {LoraTarget::k, "k"},
-                                                   {LoraTarget::v, "v"},       {LoraTarget::o, "o"},
-                                                   {LoraTarget::gate, "gate"}, {LoraTarget::up, "up"},
-                                                   {LoraTarget::down, "down"}};
+  static constexpr EnumName<LoraTarget> table[] = {
+      {LoraTarget::q, "q"},       {LoraTarget::k, "k"},   {LoraTarget::v, "v"},      {LoraTarget::o, "o"},
+      {LoraTarget::gate, "gate"}, {LoraTarget::up, "up"}, {LoraTarget::down, "down"}};
   return table;
 }
 
@@ -120,8 +122,8 @@ TrainingBytes training_bytes(Optimizer optimizer) {
 std::vector<LoraTarget> parse_lora_targets(std::string_view raw, std::string_view flag) {
   const std::string text = text::to_lower(text::trim(raw));
   if (text == "all") {
-    return {LoraTarget::q, LoraTarget::k, LoraTarget::v, LoraTarget::o, LoraTarget::gate, LoraTarget::up,
-            LoraTarget::down};
+    return {LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
+            LoraTarget::gate, LoraTarget::up, LoraTarget::down};
   }
   if (text == "attention") {
     return {LoraTarget::q, LoraTarget::k, LoraTarget::v, LoraTarget::o};
@@ -133,12 +135,14 @@ std::vector<LoraTarget> parse_lora_targets(std::string_view raw, std::string_vie
   std::size_t start = 0;
   while (start <= text.size()) {
     const auto comma = text.find(',', start);
-    const std::string item(text::trim(std::string_view(text).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    const std::string item(text::trim(
+        std::string_view(text).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
     const auto target = enum_from_string<LoraTarget>(item);
     if (!target) {
-      std::string message = fmt::format("{}: '{}' is not a layer; expected all, attention, mlp or a list of q, k, v, "
-                                        "o, gate, up, down (e.g. q,v)",
-                                        flag, item);
+      std::string message = fmt::format(
+          "{}: '{}' is not a layer; expected all, attention, mlp or a list of q, k, v, "
+          "o, gate, up, down (e.g. q,v)",
+          flag, item);
       if (const auto suggestion = text::did_you_mean(item, enum_names<LoraTarget>())) {
         message += fmt::format("; did you mean '{}'?", *suggestion);
       }
@@ -173,9 +177,8 @@ BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
     multiplier = amount.back() == 'k' ? 1e3 : 1e6;
     amount.remove_suffix(1);
   }
-  const bool numeric = !amount.empty() && std::all_of(amount.begin(), amount.end(), [](char c) {
-    return (c >= '0' && c <= '9') || c == '.';
-  });
+  const bool numeric = !amount.empty() && std::all_of(amount.begin(), amount.end(),
+                                                      [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
   if (numeric) {
     try {
       const double usd = parse_positive_number(amount, 1e12) * multiplier;
@@ -184,8 +187,9 @@ BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
       // fall through to the message below
     }
   }
-  std::string message = fmt::format(
-      "{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M)", flag, text::excerpt(raw));
+  std::string message =
+      fmt::format("{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M)", flag,
+                  text::excerpt(raw));
   if (const auto suggestion = text::did_you_mean(folded, {"low", "medium", "high"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }

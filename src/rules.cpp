@@ -22,9 +22,9 @@ namespace gpu_advise {
 
 std::span<const EnumName<Operator>> names(Operator) {
   static constexpr EnumName<Operator> table[] = {
-      {Operator::is, "is"},           {Operator::is_not, "is_not"},   {Operator::in, "in"},
-      {Operator::not_in, "not_in"},   {Operator::at_least, "at_least"}, {Operator::at_most, "at_most"},
-      {Operator::above, "above"},     {Operator::below, "below"},     {Operator::between, "between"},
+      {Operator::is, "is"},         {Operator::is_not, "is_not"},     {Operator::in, "in"},
+      {Operator::not_in, "not_in"}, {Operator::at_least, "at_least"}, {Operator::at_most, "at_most"},
+      {Operator::above, "above"},   {Operator::below, "below"},       {Operator::between, "between"},
       {Operator::exists, "exists"}};
   return table;
 }
@@ -61,7 +61,9 @@ const std::vector<Field>& registry() {
   static const std::vector<Field> fields = [] {
     std::vector<Field> v;
     auto add = [&](std::string_view name, FieldType type, std::string_view about, std::vector<std::string> words,
-                   Getter get) { v.push_back(Field{FieldInfo{name, type, about, std::move(words)}, std::move(get)}); };
+                   Getter get) {
+      v.push_back(Field{FieldInfo{name, type, about, std::move(words)}, std::move(get)});
+    };
     const auto N = FieldType::number;
     const auto W = FieldType::word;
     const auto B = FieldType::boolean;
@@ -70,20 +72,20 @@ const std::vector<Field>& registry() {
         [](const Facts& f) { return word(to_string(f.request->task)); });
     add("training", B, "true for pretrain, full, lora and qlora", {},
         [](const Facts& f) { return yes(is_training(f.request->task)); });
-    add("params", N, "total parameters (70B = 70000000000)", {}, [](const Facts& f) { return number(f.request->params); });
-    add("params_b", N, "total parameters in billions", {}, [](const Facts& f) { return number(f.request->params / 1e9); });
+    add("params", N, "total parameters (70B = 70000000000)", {},
+        [](const Facts& f) { return number(f.request->params); });
+    add("params_b", N, "total parameters in billions", {},
+        [](const Facts& f) { return number(f.request->params / 1e9); });
     add("active_params_b", N, "parameters active per token, in billions (MoE; = params_b for dense)", {},
-        [](const Facts& f) {
-          return number(f.request->active_params.value_or(f.request->params) / 1e9);
-        });
+        [](const Facts& f) { return number(f.request->active_params.value_or(f.request->params) / 1e9); });
     add("budget", W, "the budget tier: low, medium or high", words_of<BudgetTier>(),
         [](const Facts& f) { return word(to_string(f.request->budget)); });
-    add("budget_usd", N, "the --budget amount in USD (absent when a tier was given)", {}, [](const Facts& f) {
-      return f.request->budget_usd ? number(*f.request->budget_usd) : std::nullopt;
-    });
+    add("budget_usd", N, "the --budget amount in USD (absent when a tier was given)", {},
+        [](const Facts& f) { return f.request->budget_usd ? number(*f.request->budget_usd) : std::nullopt; });
     add("region", W, "where the cards are bought or rented: global or cn", words_of<Region>(),
         [](const Facts& f) { return word(to_string(f.request->region)); });
-    add("mode", W, "rent or buy", words_of<CostMode>(), [](const Facts& f) { return word(to_string(f.request->mode)); });
+    add("mode", W, "rent or buy", words_of<CostMode>(),
+        [](const Facts& f) { return word(to_string(f.request->mode)); });
     add("precision", W, "inference weights (bf16, fp8, int8, int4); training: bf16 or fp8",
         {"bf16", "fp8", "int8", "int4"}, [](const Facts& f) {
           if (is_training(f.request->task)) {
@@ -91,15 +93,13 @@ const std::vector<Field>& registry() {
           }
           return word(to_string(f.request->precision));
         });
-    add("context", N, "inference: tokens per sequence held in the KV cache", {}, [](const Facts& f) {
-      return f.request->task == Task::inference ? number(f.request->context) : std::nullopt;
-    });
+    add("context", N, "inference: tokens per sequence held in the KV cache", {},
+        [](const Facts& f) { return f.request->task == Task::inference ? number(f.request->context) : std::nullopt; });
     add("concurrency", N, "inference: sequences served at once", {}, [](const Facts& f) {
       return f.request->task == Task::inference ? number(f.request->concurrency) : std::nullopt;
     });
-    add("seq_len", N, "training: sequence length", {}, [](const Facts& f) {
-      return is_training(f.request->task) ? number(f.request->seq_len) : std::nullopt;
-    });
+    add("seq_len", N, "training: sequence length", {},
+        [](const Facts& f) { return is_training(f.request->task) ? number(f.request->seq_len) : std::nullopt; });
     add("deadline_days", N, "the training deadline in days (absent without one)", {}, [](const Facts& f) {
       const auto hours = f.request->effective_deadline_hours();
       return hours && is_training(f.request->task) ? number(*hours / 24.0) : std::nullopt;
@@ -117,9 +117,8 @@ const std::vector<Field>& registry() {
         [](const Facts& f) { return word(to_string(f.gpu->form_factor)); });
     add("memory_type", W, "HBM2e, HBM3, GDDR6, ... as in the catalog", {},
         [](const Facts& f) { return word(f.gpu->memory.type); });
-    add("memory_kind", W, "hbm (stacked, datacenter) or gddr (graphics-class)", {"hbm", "gddr"}, [](const Facts& f) {
-      return word(text::to_lower(f.gpu->memory.type).rfind("gddr", 0) == 0 ? "gddr" : "hbm");
-    });
+    add("memory_kind", W, "hbm (stacked, datacenter) or gddr (graphics-class)", {"hbm", "gddr"},
+        [](const Facts& f) { return word(text::to_lower(f.gpu->memory.type).rfind("gddr", 0) == 0 ? "gddr" : "hbm"); });
     add("memory_gb", N, "the card's memory as marketed (80 for an 80 GB card)", {},
         [](const Facts& f) { return number(f.gpu->memory.size_gb); });
     add("bandwidth_gb_per_s", N, "peak memory bandwidth, GB/s", {},
@@ -160,10 +159,11 @@ const std::vector<Field>& registry() {
           return word(a->since.empty() ? fmt::format("verified {}", a->verified)
                                        : fmt::format("since {}, verified {}", a->since, a->verified));
         });
-    add("availability_note", W, "the catalog's note on that status", {}, [](const Facts& f) -> std::optional<FieldValue> {
-      const auto* a = f.gpu->availability_in(f.request->region);
-      return a && !a->note.empty() ? word(a->note) : std::nullopt;
-    });
+    add("availability_note", W, "the catalog's note on that status", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a && !a->note.empty() ? word(a->note) : std::nullopt;
+        });
     add("price_known", B, "the card has a sourced price for the mode and region", {}, [](const Facts& f) {
       if (f.estimate == nullptr) {
         return yes(false);
@@ -461,8 +461,9 @@ class RulesParser {
           if (!rule.id.empty()) {
             const auto [it, inserted] = first_line.emplace(rule.id, yaml::line_of(item));
             if (!inserted) {
-              m_diagnostics.error(item, path + ".id",
-                                  fmt::format("duplicate rule id '{}' (first defined at line {})", rule.id, it->second));
+              m_diagnostics.error(
+                  item, path + ".id",
+                  fmt::format("duplicate rule id '{}' (first defined at line {})", rule.id, it->second));
             }
           }
           rules.push_back(std::move(rule));
@@ -584,7 +585,8 @@ class RulesParser {
     double value = 0;
     const auto [ptr, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
     if (raw.empty() || ec != std::errc{} || ptr != raw.data() + raw.size() || !std::isfinite(value)) {
-      m_diagnostics.error(node, path, fmt::format("expected a number of points, such as 8 or -10, found '{}'", node.Scalar()));
+      m_diagnostics.error(node, path,
+                          fmt::format("expected a number of points, such as 8 or -10, found '{}'", node.Scalar()));
       return std::nullopt;
     }
     if (std::abs(value) > 100) {
@@ -670,8 +672,9 @@ class RulesParser {
     const auto operator_names = enum_names<Operator>();
     if (operators.size() != 1) {
       m_diagnostics.error(node, path,
-                          operators.empty() ? fmt::format("no operator; expected one of {}", text::join_or(operator_names))
-                                            : "give exactly one operator per condition; combine with all / any");
+                          operators.empty()
+                              ? fmt::format("no operator; expected one of {}", text::join_or(operator_names))
+                              : "give exactly one operator per condition; combine with all / any");
     }
     for (const auto& [name, value] : operators) {
       map.declare(name);
@@ -702,7 +705,8 @@ class RulesParser {
     }
   }
 
-  std::vector<FieldValue> read_operands(const Field& field, Operator op, const YAML::Node& node, const std::string& path) {
+  std::vector<FieldValue> read_operands(const Field& field, Operator op, const YAML::Node& node,
+                                        const std::string& path) {
     std::vector<FieldValue> out;
     const FieldType type = field.info.type;
     const bool numeric_op = op == Operator::at_least || op == Operator::at_most || op == Operator::above ||

@@ -7,17 +7,15 @@ namespace gpu_advise::text {
 
 std::string to_lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
   return out;
 }
 
 std::string to_upper(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-    return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-  });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; });
   return out;
 }
 
@@ -76,8 +74,7 @@ std::optional<std::string> did_you_mean(std::string_view word, std::span<const s
   return closest(word, candidates);
 }
 
-std::optional<std::string> did_you_mean(std::string_view word,
-                                        std::initializer_list<std::string_view> candidates) {
+std::optional<std::string> did_you_mean(std::string_view word, std::initializer_list<std::string_view> candidates) {
   return closest(word, candidates);
 }
 

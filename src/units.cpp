@@ -57,14 +57,18 @@ double parse_parameter_count(std::string_view raw) {
   if (!is_ascii_digit(last) && last != '.') {
     number = text.substr(0, text.size() - 1);
     switch (last) {
-      case 'k': case 'K': multiplier = 1e3; break;
-      case 'm': case 'M': multiplier = 1e6; break;
-      case 'b': case 'B': multiplier = 1e9; break;
-      case 't': case 'T': multiplier = 1e12; break;
+      case 'k':
+      case 'K': multiplier = 1e3; break;
+      case 'm':
+      case 'M': multiplier = 1e6; break;
+      case 'b':
+      case 'B': multiplier = 1e9; break;
+      case 't':
+      case 'T': multiplier = 1e12; break;
       default:
         if (parse_plain_number(number)) {
-          throw QuantityError(fmt::format("'{}' has an unknown suffix '{}'; use K, M, B or T, as in {}", text::excerpt(raw),
-                                          text.substr(text.size() - 1), parameter_examples));
+          throw QuantityError(fmt::format("'{}' has an unknown suffix '{}'; use K, M, B or T, as in {}",
+                                          text::excerpt(raw), text.substr(text.size() - 1), parameter_examples));
         }
         throw QuantityError(fmt::format("'{}' is not a number; expected {}", text::excerpt(raw), parameter_examples));
     }
@@ -83,8 +87,7 @@ double parse_parameter_count(std::string_view raw) {
   }
   if (count < min_parameter_count) {
     throw QuantityError(fmt::format(
-        "'{}' is {} parameters, below the smallest accepted (1M); did you forget a suffix such as B?", raw,
-        count));
+        "'{}' is {} parameters, below the smallest accepted (1M); did you forget a suffix such as B?", raw, count));
   }
   return count;
 }
@@ -147,11 +150,13 @@ double parse_duration_hours(std::string_view raw) {
   }
   double unit = 0;
   switch (text.back()) {
-    case 'h': case 'H': unit = 1; break;
-    case 'd': case 'D': unit = 24; break;
-    case 'w': case 'W': unit = 168; break;
-    default:
-      throw QuantityError(fmt::format("'{}' has no unit; expected {}", text::excerpt(raw), expected));
+    case 'h':
+    case 'H': unit = 1; break;
+    case 'd':
+    case 'D': unit = 24; break;
+    case 'w':
+    case 'W': unit = 168; break;
+    default: throw QuantityError(fmt::format("'{}' has no unit; expected {}", text::excerpt(raw), expected));
   }
   double value = 0;
   try {

@@ -1,8 +1,8 @@
 #include "yaml_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -35,8 +35,8 @@ std::string short_tag(std::string_view tag) {
 
 void Diagnostics::error(const YAML::Mark& mark, std::string key_path, std::string message) {
   const bool known = !mark.is_null() && mark.line >= 0;
-  m_list.push_back(Diagnostic{m_source, known ? mark.line + 1 : 0, known ? mark.column + 1 : 0,
-                              std::move(key_path), std::move(message)});
+  m_list.push_back(Diagnostic{m_source, known ? mark.line + 1 : 0, known ? mark.column + 1 : 0, std::move(key_path),
+                              std::move(message)});
 }
 
 void Diagnostics::error(const YAML::Node& node, std::string key_path, std::string message) {
@@ -168,7 +168,8 @@ std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& va
   }
   const std::string& raw = value.Scalar();
   if (value.Tag() == "!") {  // a quoted scalar
-    diagnostics.error(value, path, fmt::format("expected a number, found the quoted string \"{}\"", text::excerpt(raw)));
+    diagnostics.error(value, path,
+                      fmt::format("expected a number, found the quoted string \"{}\"", text::excerpt(raw)));
     return std::nullopt;
   }
   // A plain scalar is "?"; an explicit tag may only confirm that it is a number.
@@ -182,7 +183,8 @@ std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& va
   const char* const begin = raw.data();
   const char* const end = begin + raw.size();
   const bool plain = !raw.empty() && (raw[0] == '-' || raw[0] == '.' || (raw[0] >= '0' && raw[0] <= '9'));
-  const auto [ptr, ec] = plain ? std::from_chars(begin, end, number) : std::from_chars_result{begin, std::errc::invalid_argument};
+  const auto [ptr, ec] =
+      plain ? std::from_chars(begin, end, number) : std::from_chars_result{begin, std::errc::invalid_argument};
   if (ec == std::errc::result_out_of_range) {
     diagnostics.error(value, path, fmt::format("'{}' is out of range", text::excerpt(raw)));
     return std::nullopt;
@@ -200,8 +202,9 @@ std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& va
     return std::nullopt;
   }
   if (number < bounds.min || number > bounds.max) {
-    diagnostics.error(value, path,
-                      fmt::format("{} is outside the plausible range {:g} to {:g}", text::excerpt(raw), bounds.min, bounds.max));
+    diagnostics.error(
+        value, path,
+        fmt::format("{} is outside the plausible range {:g} to {:g}", text::excerpt(raw), bounds.min, bounds.max));
     return std::nullopt;
   }
   return number;

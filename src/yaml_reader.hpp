@@ -69,8 +69,8 @@ class MapReader {
 
   [[nodiscard]] std::optional<std::string> string(std::string_view key, Presence presence);
   [[nodiscard]] std::optional<double> number(std::string_view key, Presence presence, Bounds bounds = {});
-  [[nodiscard]] std::optional<std::int64_t> integer(std::string_view key, Presence presence,
-                                                    std::int64_t min, std::int64_t max);
+  [[nodiscard]] std::optional<std::int64_t> integer(std::string_view key, Presence presence, std::int64_t min,
+                                                    std::int64_t max);
   [[nodiscard]] std::optional<std::vector<std::string>> string_list(std::string_view key, Presence presence);
 
   template <typename E>

@@ -39,9 +39,9 @@ class Catalog {
   void merge(const Catalog& overlay);
 
   struct Lookup {
-    const GpuSpec* match = nullptr;           // exactly one card
-    std::vector<const GpuSpec*> candidates;   // an ambiguous alias: all the cards it names
-    std::optional<std::string> suggestion;    // no match: the closest id or alias
+    const GpuSpec* match = nullptr;          // exactly one card
+    std::vector<const GpuSpec*> candidates;  // an ambiguous alias: all the cards it names
+    std::optional<std::string> suggestion;   // no match: the closest id or alias
   };
   // By id first, then by alias; both ignore case, spaces, '-' and '_'.
   [[nodiscard]] Lookup find(std::string_view query) const;

@@ -31,7 +31,7 @@ struct Layout {
   int tensor = 1;
   int pipeline = 1;
   int data = 1;
-  int zero_stage = 0;  // training only
+  int zero_stage = 0;                  // training only
   std::optional<Recompute> recompute;  // training: chosen when the request leaves it open
   [[nodiscard]] int gpus() const { return tensor * pipeline * data; }
 };
@@ -51,34 +51,34 @@ struct InferenceEstimate {
   int context = 0;
   int prompt_tokens = 0;
   int output_tokens = 0;
-  int max_concurrency = 0;     // sequences of `context` tokens that fit beside the weights
-  Range tokens_per_s;          // aggregate output tokens/s at `concurrency`
-  Range max_tokens_per_s;      // at max_concurrency
-  Range ttft_ms;               // time to first token for one request (prefill)
-  Range tpot_ms;               // time per output token per sequence, at `concurrency`
+  int max_concurrency = 0;  // sequences of `context` tokens that fit beside the weights
+  Range tokens_per_s;       // aggregate output tokens/s at `concurrency`
+  Range max_tokens_per_s;   // at max_concurrency
+  Range ttft_ms;            // time to first token for one request (prefill)
+  Range tpot_ms;            // time per output token per sequence, at `concurrency`
 };
 
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
-  std::string price_basis;                     // "catalog quotes" or "--price"
-  std::optional<Range> rent_usd;               // training: the run; inference: per hour of serving
-  std::optional<Range> purchase_usd;           // the cards (capex)
-  std::optional<Range> buy_usd;                // training: amortised cards + energy for the run; inference: per month
-  std::optional<double> energy_usd;            // training: the run; inference: per month
-  std::optional<Range> usd_per_million_tokens; // inference, in the request's mode
+  std::string price_basis;                      // "catalog quotes" or "--price"
+  std::optional<Range> rent_usd;                // training: the run; inference: per hour of serving
+  std::optional<Range> purchase_usd;            // the cards (capex)
+  std::optional<Range> buy_usd;                 // training: amortised cards + energy for the run; inference: per month
+  std::optional<double> energy_usd;             // training: the run; inference: per month
+  std::optional<Range> usd_per_million_tokens;  // inference, in the request's mode
 };
 
 // Why a card does not fit, with the figures to say so.
 struct Shortfall {
   enum class Kind { none, no_fp8, deadline, count_too_small, activations, too_many_gpus };
   Kind kind = Kind::none;
-  double need_gib = 0;         // per GPU at the best layout tried
+  double need_gib = 0;  // per GPU at the best layout tried
   double usable_gib = 0;
-  double fixed_gib = 0;        // activations + KV cache + reserve (activations)
-  int count = 0;               // --count, or the count tried last
+  double fixed_gib = 0;  // activations + KV cache + reserve (activations)
+  int count = 0;         // --count, or the count tried last
   int max_gpus = 0;
   double deadline_hours = 0;
-  double hours_at_count = 0;   // deadline: typical wall time at `count`
+  double hours_at_count = 0;  // deadline: typical wall time at `count`
 };
 
 // A caveat of the estimate.
@@ -91,16 +91,16 @@ struct EstimateNote {
 
 struct Estimate {
   bool fits = false;
-  int count = 0;        // GPUs
-  int nodes = 0;        // 8-GPU servers (1 for fewer)
+  int count = 0;  // GPUs
+  int nodes = 0;  // 8-GPU servers (1 for fewer)
   Layout layout;
-  MemoryBreakdown per_gpu;     // bytes
-  double capacity_bytes = 0;   // what the card reports
-  double usable_bytes = 0;     // capacity x usable fraction
+  MemoryBreakdown per_gpu;    // bytes
+  double capacity_bytes = 0;  // what the card reports
+  double usable_bytes = 0;    // capacity x usable fraction
   std::optional<TrainingEstimate> training;
   std::optional<InferenceEstimate> inference;
   CostEstimate cost;
-  Shortfall why_not;           // when !fits
+  Shortfall why_not;  // when !fits
   std::vector<EstimateNote> notes;
 
   [[nodiscard]] double headroom() const { return usable_bytes > 0 ? 1.0 - per_gpu.total() / usable_bytes : 0.0; }
@@ -115,7 +115,7 @@ inline constexpr double bytes_int8_weight = 1.02;             // int8 + per-chan
 inline constexpr double bytes_int4_weight = 0.5625;           // 4 bits + FP16 scale and zero per 128 (AWQ/GPTQ)
 inline constexpr double qlora_slowdown = 1.39;                // vs LoRA on the same card
 inline constexpr double fp8_mfu_factor = 0.70;                // MFU against the FP8 peak, relative to BF16's
-inline constexpr double full_recompute_factor = 0.85;         // recompute only the layers that must be (see methodology)
+inline constexpr double full_recompute_factor = 0.85;  // recompute only the layers that must be (see methodology)
 inline constexpr int gpus_per_node = 8;
 }  // namespace constants
 

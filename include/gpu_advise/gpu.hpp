@@ -139,10 +139,10 @@ struct PriceQuote {
 // How close a card's architecture gets to its peaks in practice, low /
 // typical / high (data/gpus.yaml `architectures`; docs/methodology.md).
 struct Efficiency {
-  Range training_mfu{0.30, 0.40, 0.50};         // pretraining and full fine-tuning, model FLOPs / dense peak
-  Range fine_tune_mfu{0.25, 0.35, 0.45};        // LoRA and QLoRA
-  Range decode_bandwidth{0.60, 0.72, 0.85};     // share of peak memory bandwidth reached in decode
-  Range prefill_compute{0.35, 0.50, 0.65};      // share of dense peak reached in prefill
+  Range training_mfu{0.30, 0.40, 0.50};      // pretraining and full fine-tuning, model FLOPs / dense peak
+  Range fine_tune_mfu{0.25, 0.35, 0.45};     // LoRA and QLoRA
+  Range decode_bandwidth{0.60, 0.72, 0.85};  // share of peak memory bandwidth reached in decode
+  Range prefill_compute{0.35, 0.50, 0.65};   // share of dense peak reached in prefill
   std::vector<std::string> sources;
 
   friend bool operator==(const Efficiency&, const Efficiency&) = default;
@@ -171,7 +171,7 @@ struct GpuSpec {
   std::vector<std::string> sources;
   std::string notes;
   Efficiency efficiency;  // from its architecture's entry
-  std::string origin;  // the file this card came from (embedded data/gpus.yaml or --catalog FILE)
+  std::string origin;     // the file this card came from (embedded data/gpus.yaml or --catalog FILE)
 
   friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 

@@ -38,13 +38,13 @@ struct SlidingWindow {
 enum class ModelSource { inferred, preset, config_json };
 
 struct ModelShape {
-  std::string id;        // preset id, or empty
+  std::string id;                    // preset id, or empty
   std::vector<std::string> aliases;  // presets: other names (Hugging Face repos)
   std::vector<std::string> sources;  // presets: where the values come from
-  std::string name;      // display name: "Llama 3.1 70B", or "70B model (shape of Llama 3.1 70B)"
-  std::string basis;     // the published model whose shape this is, or was inferred from
+  std::string name;                  // display name: "Llama 3.1 70B", or "70B model (shape of Llama 3.1 70B)"
+  std::string basis;                 // the published model whose shape this is, or was inferred from
   ModelSource source = ModelSource::inferred;
-  bool inferred = false;  // true when only a parameter count was given
+  bool inferred = false;     // true when only a parameter count was given
   double params = 0;         // total parameters
   double active_params = 0;  // per token (== params for dense models)
   int layers = 0;

@@ -7,8 +7,8 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/model.hpp"
-#include "gpu_advise/rules.hpp"
 #include "gpu_advise/report.hpp"
+#include "gpu_advise/rules.hpp"
 
 namespace gpu_advise {
 

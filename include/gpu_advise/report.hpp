@@ -25,8 +25,8 @@ struct ScoreBreakdown {
   double speed_weight = 0;
   double headroom_weight = 0;
   double risk_weight = 0;
-  double rules = 0;     // points from the rules that fired
-  double total = 0;     // 100 x weighted parts + rules
+  double rules = 0;  // points from the rules that fired
+  double total = 0;  // 100 x weighted parts + rules
   bool cost_known = true;
 };
 
@@ -35,8 +35,8 @@ struct Recommendation {
   GpuSpec gpu;
   Estimate estimate;
   ScoreBreakdown score;
-  std::string layout_text;             // the layout in words ("tensor parallel 4")
-  std::vector<std::string> notes;      // the estimate's caveats in words
+  std::string layout_text;         // the layout in words ("tensor parallel 4")
+  std::vector<std::string> notes;  // the estimate's caveats in words
   std::vector<std::string> rationale;
   std::vector<Finding> findings;  // every rule's verdict on this card (fired ones first)
 };

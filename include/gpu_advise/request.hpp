@@ -84,7 +84,7 @@ struct OwnershipCosts {
 };
 
 struct Request {
-  double params = 0;  // total parameters
+  double params = 0;                    // total parameters
   std::optional<double> active_params;  // --active-params (MoE) with --params
   std::string model_id;                 // --model preset id, or empty
   std::string model_config;             // --model-config path, or empty
@@ -100,20 +100,20 @@ struct Request {
   int max_gpus = 65536;              // the largest cluster considered
 
   // Training. Each default is stated in the output's assumptions.
-  int seq_len = 4096;             // tokens per training sequence
-  int micro_batch = 1;            // sequences per GPU per step
-  std::optional<int> zero_stage;  // 0-3; unset = chosen per layout (3 for data parallel, 1 with TP/PP)
+  int seq_len = 4096;                  // tokens per training sequence
+  int micro_batch = 1;                 // sequences per GPU per step
+  std::optional<int> zero_stage;       // 0-3; unset = chosen per layout (3 for data parallel, 1 with TP/PP)
   std::optional<Recompute> recompute;  // unset = full for fine-tuning, selective for pretraining
-  int lora_rank = 16;             // LoRA / QLoRA adapter rank
+  int lora_rank = 16;                  // LoRA / QLoRA adapter rank
   std::vector<LoraTarget> lora_targets{LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
                                        LoraTarget::gate, LoraTarget::up, LoraTarget::down};
   Optimizer optimizer = Optimizer::adamw;
-  std::optional<double> tokens;   // --tokens: dataset tokens (per epoch); unset = task default
-  double epochs = 1;              // fine-tuning passes over the dataset
-  bool fp8_training = false;      // --fp8: FP8 matmuls where the card has them
-  std::optional<double> deadline_hours;  // --deadline: size the cluster to finish in time
-  double fine_tune_tokens = 100e6;       // default fine-tuning dataset, tokens per epoch
-  double pretrain_tokens_per_param = 20;  // Chinchilla (arXiv 2203.15556)
+  std::optional<double> tokens;                      // --tokens: dataset tokens (per epoch); unset = task default
+  double epochs = 1;                                 // fine-tuning passes over the dataset
+  bool fp8_training = false;                         // --fp8: FP8 matmuls where the card has them
+  std::optional<double> deadline_hours;              // --deadline: size the cluster to finish in time
+  double fine_tune_tokens = 100e6;                   // default fine-tuning dataset, tokens per epoch
+  double pretrain_tokens_per_param = 20;             // Chinchilla (arXiv 2203.15556)
   double pretrain_default_deadline_hours = 90 * 24;  // pretraining without --deadline: size for about 3 months
 
   // Inference.

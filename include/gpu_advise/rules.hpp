@@ -37,8 +37,8 @@ enum class FieldType { number, word, boolean };
 struct FieldInfo {
   std::string_view name;
   FieldType type;
-  std::string_view about;                    // for docs/rules.md and error messages
-  std::vector<std::string> words;            // the valid words of a word field (empty: any text)
+  std::string_view about;          // for docs/rules.md and error messages
+  std::vector<std::string> words;  // the valid words of a word field (empty: any text)
 };
 
 // Every field a condition or a message placeholder may use.
@@ -54,9 +54,9 @@ struct RuleCondition {
   Kind kind = Kind::compare;
   std::vector<RuleCondition> children;  // all / any: the parts; negate: one
   std::string field;
-  int field_index = -1;             // into rule_fields(), resolved at load time
+  int field_index = -1;  // into rule_fields(), resolved at load time
   Operator op = Operator::is;
-  std::vector<FieldValue> values;   // the operand(s), typed like the field
+  std::vector<FieldValue> values;  // the operand(s), typed like the field
 
   [[nodiscard]] bool matches(const Facts& facts) const;
 };
@@ -68,9 +68,9 @@ struct Rule {
   std::string id;
   RuleCondition when;
   EffectKind effect = EffectKind::note;
-  double points = 0;  // added to the score (score, and optionally note or warning)
+  double points = 0;                        // added to the score (score, and optionally note or warning)
   std::map<Language, std::string> message;  // templates with {field} placeholders
-  std::string origin;  // FILE:LINE
+  std::string origin;                       // FILE:LINE
 };
 
 // Scoring weights for one budget tier.
@@ -92,7 +92,8 @@ struct EcosystemScores {
 class RuleSet {
  public:
   RuleSet() = default;
-  RuleSet(std::vector<Rule> rules, std::map<BudgetTier, ScoreWeights> profiles, std::optional<EcosystemScores> ecosystem)
+  RuleSet(std::vector<Rule> rules, std::map<BudgetTier, ScoreWeights> profiles,
+          std::optional<EcosystemScores> ecosystem)
       : m_rules(std::move(rules)), m_profiles(std::move(profiles)), m_ecosystem(std::move(ecosystem)) {}
   [[nodiscard]] const std::vector<Rule>& rules() const noexcept { return m_rules; }
   [[nodiscard]] ScoreWeights weights(BudgetTier tier) const;

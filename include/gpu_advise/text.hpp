@@ -22,8 +22,7 @@ namespace gpu_advise::text {
 
 // The closest candidate to `word` if it is close enough to be a plausible typo
 // (distance at most max(1, len/3)), else nothing.
-[[nodiscard]] std::optional<std::string> did_you_mean(std::string_view word,
-                                                      std::span<const std::string> candidates);
+[[nodiscard]] std::optional<std::string> did_you_mean(std::string_view word, std::span<const std::string> candidates);
 [[nodiscard]] std::optional<std::string> did_you_mean(std::string_view word,
                                                       std::initializer_list<std::string_view> candidates);
 

@@ -118,21 +118,33 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
     }
     return out;
   };
-  const std::vector<std::pair<std::string, std::string*>> strings = {
-      {"params", &f.params},           {"active_params", &f.active_params},
-      {"model", &f.model},             {"model_config", &f.model_config},
-      {"task", &f.task},               {"budget", &f.budget},
-      {"count", &f.count},             {"top", &f.top},
-      {"max_gpus", &f.max_gpus},       {"seq_len", &f.seq_len},
-      {"micro_batch", &f.micro_batch}, {"zero", &f.zero},
-      {"recompute", &f.recompute},     {"lora_rank", &f.lora_rank},
-      {"lora_targets", &f.lora_targets}, {"optimizer", &f.optimizer},
-      {"tokens", &f.tokens},           {"epochs", &f.epochs},
-      {"deadline", &f.deadline},       {"precision", &f.precision},
-      {"kv_precision", &f.kv_precision}, {"context", &f.context},
-      {"output_tokens", &f.output_tokens}, {"concurrency", &f.concurrency},
-      {"region", &f.region},           {"mode", &f.mode},
-      {"lang", &f.lang}};
+  const std::vector<std::pair<std::string, std::string*>> strings = {{"params", &f.params},
+                                                                     {"active_params", &f.active_params},
+                                                                     {"model", &f.model},
+                                                                     {"model_config", &f.model_config},
+                                                                     {"task", &f.task},
+                                                                     {"budget", &f.budget},
+                                                                     {"count", &f.count},
+                                                                     {"top", &f.top},
+                                                                     {"max_gpus", &f.max_gpus},
+                                                                     {"seq_len", &f.seq_len},
+                                                                     {"micro_batch", &f.micro_batch},
+                                                                     {"zero", &f.zero},
+                                                                     {"recompute", &f.recompute},
+                                                                     {"lora_rank", &f.lora_rank},
+                                                                     {"lora_targets", &f.lora_targets},
+                                                                     {"optimizer", &f.optimizer},
+                                                                     {"tokens", &f.tokens},
+                                                                     {"epochs", &f.epochs},
+                                                                     {"deadline", &f.deadline},
+                                                                     {"precision", &f.precision},
+                                                                     {"kv_precision", &f.kv_precision},
+                                                                     {"context", &f.context},
+                                                                     {"output_tokens", &f.output_tokens},
+                                                                     {"concurrency", &f.concurrency},
+                                                                     {"region", &f.region},
+                                                                     {"mode", &f.mode},
+                                                                     {"lang", &f.lang}};
   std::vector<std::string> known = {"gpu", "price", "fp8", "explain"};
   for (const auto& [key, target] : strings) {
     known.push_back(key);
@@ -261,7 +273,8 @@ int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool
     }
     ++number;
     if (result == LineReader::Result::read_error) {
-      throw Error(fmt::format("batch: cannot read {} at line {}: {}", input_name, number, std::strerror(reader.error())));
+      throw Error(
+          fmt::format("batch: cannot read {} at line {}: {}", input_name, number, std::strerror(reader.error())));
     }
     if (result == LineReader::Result::unbroken) {
       out << error_line(number, reader.nul_offset() != LineReader::npos

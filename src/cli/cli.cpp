@@ -16,9 +16,11 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
+#include "batch.hpp"
+#include "flags.hpp"
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
@@ -31,13 +33,10 @@
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/wording.hpp"
 #include "gpu_advise_version.hpp"
-#include "batch.hpp"
-#include "flags.hpp"
 
 namespace gpu_advise::cli {
 
 namespace {
-
 
 constexpr const char* footer = R"(Examples:
   gpu-advise --params 70B --task lora --budget low
@@ -67,7 +66,6 @@ Exit status:
 
 Documentation: README.md, docs/methodology.md (formulas), docs/catalog.md (data),
 docs/json.md (the JSON contract).)";
-
 
 // Colour: --color wins, then NO_COLOR, then CLICOLOR_FORCE, then a terminal
 // that is not "dumb" (no-color.org; bixense.com/clicolors). Never in files.
@@ -111,7 +109,6 @@ int text_width(bool to_file) {
   }
   return 100;
 }
-
 
 // Whether the result goes to a file (or device) rather than standard output.
 bool to_file(const Flags& flags) { return flags.output_given && flags.output != "-"; }
@@ -223,83 +220,128 @@ std::string explain_extras(const CLI::ExtrasError& e, const CLI::App& app) {
   return message;
 }
 
-
 int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Closed& closed) {
   Flags flags;
-  CLI::App app{"gpu-advise: which accelerators to rent or buy for a large-language-model workload, how many, "
-               "how long, what it costs, and why.",
-               "gpu-advise"};
+  CLI::App app{
+      "gpu-advise: which accelerators to rent or buy for a large-language-model workload, how many, "
+      "how long, what it costs, and why.",
+      "gpu-advise"};
   app.footer(footer);
   app.set_version_flag("--version", std::string("gpu-advise ") + version::string);
   app.require_subcommand(0, 1);
 
   app.add_option("--params", flags.params, "Total parameters of the model: 70B, 7b, 1.5T, 405e9")
-      ->group("Workload")->type_name("COUNT");
+      ->group("Workload")
+      ->type_name("COUNT");
   app.add_option("--model", flags.model, "A model preset: llama-3.1-70b, qwen2.5-72b, deepseek-v3, ... (see 'models')")
-      ->group("Workload")->type_name("NAME");
+      ->group("Workload")
+      ->type_name("NAME");
   app.add_option("--model-config", flags.model_config, "A Hugging Face config.json with the model's exact shape")
-      ->group("Workload")->type_name("FILE");
+      ->group("Workload")
+      ->type_name("FILE");
   app.add_option("--active-params", flags.active_params, "With --params: parameters active per token (MoE)")
-      ->group("Workload")->type_name("COUNT");
+      ->group("Workload")
+      ->type_name("COUNT");
   app.add_option("--task", flags.task, "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)")
-      ->group("Workload")->type_name("TASK");
+      ->group("Workload")
+      ->type_name("TASK");
   app.add_option("--budget", flags.budget,
                  "low (cost first), medium (balanced), high (speed first), or a cap in USD: 50k, 50000usd, $1.2M")
-      ->group("Workload")->type_name("TIER|USD")->default_str("medium");
+      ->group("Workload")
+      ->type_name("TIER|USD")
+      ->default_str("medium");
   app.add_option("--region", flags.region, "Where the cards are bought or rented: global (default) or cn")
-      ->group("Workload")->type_name("REGION");
-  app.add_option("--seq-len", flags.seq_len, "Training sequence length (default 4096)")->group("Training")->type_name("N");
+      ->group("Workload")
+      ->type_name("REGION");
+  app.add_option("--seq-len", flags.seq_len, "Training sequence length (default 4096)")
+      ->group("Training")
+      ->type_name("N");
   app.add_option("--micro-batch", flags.micro_batch, "Sequences per GPU per step (default 1)")
-      ->group("Training")->type_name("N");
-  app.add_option("--zero", flags.zero, "ZeRO stage 0-3 (default: chosen per layout)")->group("Training")->type_name("STAGE");
-  app.add_option("--recompute", flags.recompute,
-                 "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)")
-      ->group("Training")->type_name("MODE");
+      ->group("Training")
+      ->type_name("N");
+  app.add_option("--zero", flags.zero, "ZeRO stage 0-3 (default: chosen per layout)")
+      ->group("Training")
+      ->type_name("STAGE");
+  app.add_option(
+         "--recompute", flags.recompute,
+         "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)")
+      ->group("Training")
+      ->type_name("MODE");
   app.add_option("--lora-rank", flags.lora_rank, "LoRA / QLoRA rank (default 16)")->group("Training")->type_name("R");
   app.add_option("--lora-targets", flags.lora_targets,
                  "Layers LoRA adapts: all (default) | attention | mlp | a list such as q,v")
-      ->group("Training")->type_name("LAYERS");
+      ->group("Training")
+      ->type_name("LAYERS");
   app.add_option("--optimizer", flags.optimizer,
                  "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit")
-      ->group("Training")->type_name("OPT");
-  app.add_option("--tokens", flags.tokens, "Training tokens per epoch: 2T, 100M (default: 20 per parameter for "
-                 "pretraining, 100M for fine-tuning)")->group("Training")->type_name("COUNT");
+      ->group("Training")
+      ->type_name("OPT");
+  app.add_option("--tokens", flags.tokens,
+                 "Training tokens per epoch: 2T, 100M (default: 20 per parameter for "
+                 "pretraining, 100M for fine-tuning)")
+      ->group("Training")
+      ->type_name("COUNT");
   app.add_option("--epochs", flags.epochs, "Passes over the dataset (default 1)")->group("Training")->type_name("X");
   app.add_flag("--fp8", flags.fp8, "Train with FP8 matmuls on cards that have them")->group("Training");
-  app.add_option("--deadline", flags.deadline, "Size the cluster to finish within: 36h, 30d, 2w (pretraining default: 90d)")
-      ->group("Training")->type_name("TIME");
+  app.add_option("--deadline", flags.deadline,
+                 "Size the cluster to finish within: 36h, 30d, 2w (pretraining default: 90d)")
+      ->group("Training")
+      ->type_name("TIME");
   app.add_option("--precision", flags.precision, "Inference weights: bf16 | fp8 | int8 | int4 (default bf16)")
-      ->group("Inference")->type_name("P");
+      ->group("Inference")
+      ->type_name("P");
   app.add_option("--kv-precision", flags.kv_precision, "KV cache: bf16 | fp8 (default bf16)")
-      ->group("Inference")->type_name("P");
+      ->group("Inference")
+      ->type_name("P");
   app.add_option("--context", flags.context, "Tokens per sequence held in the KV cache, prompt + output (default 4096)")
-      ->group("Inference")->type_name("N");
+      ->group("Inference")
+      ->type_name("N");
   app.add_option("--output-tokens", flags.output_tokens, "Tokens generated per request (default 512)")
-      ->group("Inference")->type_name("N");
+      ->group("Inference")
+      ->type_name("N");
   app.add_option("--concurrency", flags.concurrency, "Sequences served at once (default 8)")
-      ->group("Inference")->type_name("N");
+      ->group("Inference")
+      ->type_name("N");
   app.add_option("--mode", flags.mode, "rent | buy (default rent)")->group("Cost")->type_name("MODE");
-  app.add_option("--price", flags.prices, "Your rent price for a card, per GPU-hour: --price h100-sxm5=2.10 (repeatable)")
-      ->group("Cost")->type_name("ID=USD")->allow_extra_args(false);
+  app.add_option("--price", flags.prices,
+                 "Your rent price for a card, per GPU-hour: --price h100-sxm5=2.10 (repeatable)")
+      ->group("Cost")
+      ->type_name("ID=USD")
+      ->allow_extra_args(false);
   app.add_option("--gpu", flags.gpus, "Only consider this card (id or alias; repeat for several)")
-      ->group("Selection")->type_name("ID")->allow_extra_args(false);
+      ->group("Selection")
+      ->type_name("ID")
+      ->allow_extra_args(false);
   app.add_option("--count", flags.count, "Fix the number of cards instead of finding the smallest that fits")
-      ->group("Selection")->type_name("N");
+      ->group("Selection")
+      ->type_name("N");
   app.add_option("--top", flags.top, "List at most N recommendations")->group("Selection")->type_name("N");
   app.add_option("--max-gpus", flags.max_gpus, "The largest cluster to consider (default 65536)")
-      ->group("Selection")->type_name("N");
+      ->group("Selection")
+      ->type_name("N");
   app.add_option("--format", flags.format, "text | json | markdown | html")
-      ->group("Output")->type_name("FORMAT")->default_str("text");
+      ->group("Output")
+      ->type_name("FORMAT")
+      ->default_str("text");
   app.add_option("--color", flags.color, "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)")
-      ->group("Output")->type_name("WHEN")->default_str("auto");
+      ->group("Output")
+      ->type_name("WHEN")
+      ->default_str("auto");
   app.add_option("--lang", flags.lang, "en | zh (default from LC_ALL / LC_MESSAGES / LANG)")
-      ->group("Output")->type_name("LANG");
-  app.add_option("--output", flags.output, "Write the result to FILE (atomically; a device or pipe directly; - for stdout)")
-      ->group("Output")->type_name("FILE");
+      ->group("Output")
+      ->type_name("LANG");
+  app.add_option("--output", flags.output,
+                 "Write the result to FILE (atomically; a device or pipe directly; - for stdout)")
+      ->group("Output")
+      ->type_name("FILE");
   app.add_option("--catalog", flags.catalogs, "Add or override cards from a catalog FILE (repeatable)")
-      ->group("Data")->type_name("FILE")->allow_extra_args(false);
+      ->group("Data")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
   app.add_option("--rules", flags.rules, "Add or override scenario rules from a rules FILE (repeatable)")
-      ->group("Data")->type_name("FILE")->allow_extra_args(false);
+      ->group("Data")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
   app.add_flag("--explain", flags.explain, "Show every rule's verdict on every card, and each score's parts")
       ->group("Output");
 
@@ -371,8 +413,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
 
   if (rules_validate_cmd->parsed()) {
-    const RuleSet checked = parse_rules(read_data_file(flags.rules_validate_file), flags.rules_validate_file,
-                                        RulesRole::overlay);
+    const RuleSet checked =
+        parse_rules(read_data_file(flags.rules_validate_file), flags.rules_validate_file, RulesRole::overlay);
     out << fmt::format("{}: ok, {} rules\n", text::printable(flags.rules_validate_file), checked.rules().size());
     return static_cast<int>(ExitCode::ok);
   }
@@ -392,7 +434,8 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     return static_cast<int>(ExitCode::ok);
   }
   if (list_cmd->parsed()) {
-    emit(flags, format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog, language),
+    emit(flags,
+         format == OutputFormat::json ? render_catalog_list_json(catalog) : render_catalog_list_text(catalog, language),
          out, closed);
     return static_cast<int>(ExitCode::ok);
   }
@@ -436,7 +479,6 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   emit(flags, rendered, out, closed);
   return static_cast<int>(report.anything_fits() ? ExitCode::ok : ExitCode::nothing_fits);
 }
-
 
 int run_guarded(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Closed& closed) {
   try {

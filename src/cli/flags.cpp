@@ -23,8 +23,9 @@ OutputFormat parse_format(const std::string& raw) {
 ModelShape resolve_model(const Flags& flags, Presets& presets) {
   const int given = !flags.params.empty() + !flags.model.empty() + !flags.model_config.empty();
   if (given == 0) {
-    throw UsageError("describe the model with --params (e.g. 70B), --model (a preset, see 'gpu-advise models') or "
-                     "--model-config (a Hugging Face config.json)");
+    throw UsageError(
+        "describe the model with --params (e.g. 70B), --model (a preset, see 'gpu-advise models') or "
+        "--model-config (a Hugging Face config.json)");
   }
   if (given > 1) {
     throw UsageError("give only one of --params, --model and --model-config");
@@ -104,7 +105,8 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   if (!flags.zero.empty()) {
     const std::string zero(text::trim(flags.zero));
     if (zero.size() != 1 || zero[0] < '0' || zero[0] > '3') {
-      throw UsageError(fmt::format("--zero: '{}' is not a ZeRO stage; expected 0, 1, 2 or 3", text::excerpt(flags.zero)));
+      throw UsageError(
+          fmt::format("--zero: '{}' is not a ZeRO stage; expected 0, 1, 2 or 3", text::excerpt(flags.zero)));
     }
     request.zero_stage = zero[0] - '0';
   }
@@ -154,17 +156,19 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
                                  model.max_context));
   }
   const bool training_flags = !flags.seq_len.empty() || !flags.micro_batch.empty() || !flags.zero.empty() ||
-                              !flags.recompute.empty() || !flags.tokens.empty() || !flags.epochs.empty() ||
-                              flags.fp8 || !flags.deadline.empty();
+                              !flags.recompute.empty() || !flags.tokens.empty() || !flags.epochs.empty() || flags.fp8 ||
+                              !flags.deadline.empty();
   const bool inference_flags = !flags.precision.empty() || !flags.kv_precision.empty() || !flags.context.empty() ||
                                !flags.output_tokens.empty() || !flags.concurrency.empty();
   if (request.task == Task::inference && training_flags) {
-    throw UsageError("--seq-len, --micro-batch, --zero, --recompute, --tokens, --epochs, --fp8 and --deadline apply "
-                     "to training tasks, not inference");
+    throw UsageError(
+        "--seq-len, --micro-batch, --zero, --recompute, --tokens, --epochs, --fp8 and --deadline apply "
+        "to training tasks, not inference");
   }
   if (is_training(request.task) && inference_flags) {
-    throw UsageError("--precision, --kv-precision, --context, --output-tokens and --concurrency apply to inference; "
-                     "for training use --seq-len and --micro-batch (and --fp8)");
+    throw UsageError(
+        "--precision, --kv-precision, --context, --output-tokens and --concurrency apply to inference; "
+        "for training use --seq-len and --micro-batch (and --fp8)");
   }
   if ((!flags.lora_rank.empty() || !flags.lora_targets.empty()) && request.task != Task::lora &&
       request.task != Task::qlora) {
@@ -182,7 +186,8 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   for (const auto& entry : flags.prices) {
     const auto equals = entry.find('=');
     if (equals == std::string::npos) {
-      throw UsageError(fmt::format("--price: '{}' is not ID=USD_PER_GPU_HOUR, e.g. --price h100-sxm5=2.10", text::excerpt(entry)));
+      throw UsageError(
+          fmt::format("--price: '{}' is not ID=USD_PER_GPU_HOUR, e.g. --price h100-sxm5=2.10", text::excerpt(entry)));
     }
     PriceOverride price;
     try {

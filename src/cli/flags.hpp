@@ -76,7 +76,8 @@ E parse_choice(const std::string& raw, std::string_view flag) {
     return *value;
   }
   const auto valid = enum_names<E>();
-  std::string message = fmt::format("{}: '{}' is not valid; expected {}", flag, text::excerpt(raw), text::join_or(valid));
+  std::string message =
+      fmt::format("{}: '{}' is not valid; expected {}", flag, text::excerpt(raw), text::join_or(valid));
   if (const auto suggestion = text::did_you_mean(raw, valid)) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }

@@ -49,8 +49,9 @@ Comparison comparison(const Report& report) {
   };
   std::vector<std::string> verdict{pick(l, "Fits", "是否可行")};
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
-    verdict.push_back(fitting[i] ? fmt::format("#{}", fitting[i]->rank)
-                                 : pick(l, "no: ", "否：") + (rejected[i] ? text::join(rejected[i]->reasons, "; ") : ""));
+    verdict.push_back(fitting[i]
+                          ? fmt::format("#{}", fitting[i]->rank)
+                          : pick(l, "no: ", "否：") + (rejected[i] ? text::join(rejected[i]->reasons, "; ") : ""));
   }
   c.rows.push_back(verdict);
   row(say(l, Phrase::col_score), [](const Recommendation& x) { return fmt::format("{:.0f}", x.score.total); });
@@ -72,14 +73,17 @@ Comparison comparison(const Report& report) {
       return fmt::format("{:.0f} ({:.0f} - {:.0f})", t.typical, t.low, t.high);
     });
     row(pick(l, "TTFT / TPOT (ms)", "首 token / 每 token（毫秒）"), [](const Recommendation& x) {
-      return fmt::format("{:.0f} / {:.0f}", x.estimate.inference->ttft_ms.typical, x.estimate.inference->tpot_ms.typical);
+      return fmt::format("{:.0f} / {:.0f}", x.estimate.inference->ttft_ms.typical,
+                         x.estimate.inference->tpot_ms.typical);
     });
     row(pick(l, "Max concurrency", "最大并发"),
         [](const Recommendation& x) { return std::to_string(x.estimate.inference->max_concurrency); });
-    row(say(l, Phrase::col_rent_per_m), [](const Recommendation& x) { return money_range(x.estimate.cost.usd_per_million_tokens); });
+    row(say(l, Phrase::col_rent_per_m),
+        [](const Recommendation& x) { return money_range(x.estimate.cost.usd_per_million_tokens); });
   }
   row(pick(l, "Rent", "租金"), [](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd); });
-  row(pick(l, "Buy (cards)", "购卡"), [](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd); });
+  row(pick(l, "Buy (cards)", "购卡"),
+      [](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd); });
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     std::vector<std::string> lines;
     if (fitting[i]) {

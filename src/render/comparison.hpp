@@ -11,8 +11,8 @@
 namespace gpu_advise::render {
 
 struct Comparison {
-  std::vector<std::string> header;             // "", card names...
-  std::vector<std::vector<std::string>> rows;  // label, value per card
+  std::vector<std::string> header;                                      // "", card names...
+  std::vector<std::vector<std::string>> rows;                           // label, value per card
   std::vector<std::pair<std::string, std::vector<std::string>>> notes;  // card name, its reasons and notes
 };
 

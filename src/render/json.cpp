@@ -32,8 +32,8 @@ ordered range_json(const Range& r) {
 ordered optional_range(const std::optional<Range>& r) { return r ? range_json(*r) : ordered(nullptr); }
 
 ordered gpu_ref(const GpuSpec& gpu) {
-  return ordered{{"id", gpu.id}, {"name", gpu.name}, {"vendor", to_string(gpu.vendor)},
-                 {"confidence", to_string(gpu.confidence)}};
+  return ordered{
+      {"id", gpu.id}, {"name", gpu.name}, {"vendor", to_string(gpu.vendor)}, {"confidence", to_string(gpu.confidence)}};
 }
 
 template <typename T>
@@ -170,14 +170,15 @@ ordered recommendation_json(const Recommendation& r, bool explain) {
                           {"data_parallel", e.layout.data},
                           {"zero_stage", is_training_layout(e) ? ordered(e.layout.zero_stage) : ordered(nullptr)},
                           {"description", r.layout_text}};
-  out["memory_gb"] = ordered{
-      {"per_gpu", gb(e.per_gpu.total())},
-      {"capacity_per_gpu", gb(e.capacity_bytes)},
-      {"usable_per_gpu", gb(e.usable_bytes)},
-      {"breakdown",
-       ordered{{"weights", gb(e.per_gpu.weights)}, {"gradients", gb(e.per_gpu.gradients)},
-               {"optimizer", gb(e.per_gpu.optimizer)}, {"activations", gb(e.per_gpu.activations)},
-               {"kv_cache", gb(e.per_gpu.kv_cache)}, {"reserve", gb(e.per_gpu.reserve)}}}};
+  out["memory_gb"] = ordered{{"per_gpu", gb(e.per_gpu.total())},
+                             {"capacity_per_gpu", gb(e.capacity_bytes)},
+                             {"usable_per_gpu", gb(e.usable_bytes)},
+                             {"breakdown", ordered{{"weights", gb(e.per_gpu.weights)},
+                                                   {"gradients", gb(e.per_gpu.gradients)},
+                                                   {"optimizer", gb(e.per_gpu.optimizer)},
+                                                   {"activations", gb(e.per_gpu.activations)},
+                                                   {"kv_cache", gb(e.per_gpu.kv_cache)},
+                                                   {"reserve", gb(e.per_gpu.reserve)}}}};
   if (e.training) {
     const auto& t = *e.training;
     out["training"] = ordered{{"tokens", t.tokens},
@@ -280,10 +281,11 @@ ordered gpu_full_json(const GpuSpec& g) {
     }
     return array;
   };
-  out["prices"] = ordered{{"rent_usd_per_gpu_hour", quotes(g.rent_usd_per_gpu_hour, false)},
-                          {"rent_usd_per_gpu_hour_range", optional_range(price_range(g.rent_usd_per_gpu_hour, Region::global))},
-                          {"purchase_usd_per_card", quotes(g.purchase_usd_per_card, true)},
-                          {"purchase_usd_per_card_range", optional_range(price_range(g.purchase_usd_per_card, Region::global))}};
+  out["prices"] =
+      ordered{{"rent_usd_per_gpu_hour", quotes(g.rent_usd_per_gpu_hour, false)},
+              {"rent_usd_per_gpu_hour_range", optional_range(price_range(g.rent_usd_per_gpu_hour, Region::global))},
+              {"purchase_usd_per_card", quotes(g.purchase_usd_per_card, true)},
+              {"purchase_usd_per_card_range", optional_range(price_range(g.purchase_usd_per_card, Region::global))}};
   out["confidence"] = to_string(g.confidence);
   ordered fields = ordered::object();
   for (const auto& [path, level] : g.field_confidence) {
@@ -328,8 +330,8 @@ std::string render_json(const Report& report, JsonStyle style) {
   out["omitted"] = report.omitted;
   ordered rejected = ordered::array();
   for (const auto& r : report.rejected) {
-    rejected.push_back(
-        ordered{{"gpu", gpu_ref(r.gpu)}, {"reasons", r.reasons}, {"rules", findings_json(r.findings, report.request.explain)}});
+    rejected.push_back(ordered{
+        {"gpu", gpu_ref(r.gpu)}, {"reasons", r.reasons}, {"rules", findings_json(r.findings, report.request.explain)}});
   }
   out["rejected"] = rejected;
   ordered ways = ordered::array();

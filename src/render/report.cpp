@@ -77,9 +77,8 @@ std::vector<Block> build(const Report& report) {
   const Request& r = report.request;
   const bool training = is_training(r.task);
   std::vector<Block> doc;
-  const std::string model = l == Language::zh && report.model.source != ModelSource::inferred
-                                ? " " + report.model_label
-                                : report.model_label;
+  const std::string model =
+      l == Language::zh && report.model.source != ModelSource::inferred ? " " + report.model_label : report.model_label;
   doc.push_back(Heading{1, say(l, Phrase::report_title, describe(r.task, l), model)});
 
   // ---- summary
@@ -88,14 +87,14 @@ std::vector<Block> build(const Report& report) {
   if (r.budget_usd) {
     budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd));
   }
-  doc.push_back(TableBlock{{say(l, Phrase::label_workload), ""},
-                           {{say(l, Phrase::label_model), report.model_label},
-                            {say(l, Phrase::label_task), describe(r.task, l)},
-                            {say(l, Phrase::label_budget), budget},
-                            {say(l, Phrase::label_region),
-                             say(l, r.region == Region::cn ? Phrase::region_cn : Phrase::region_global)},
-                            {say(l, Phrase::label_mode), say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)}},
-                           {false, false}});
+  doc.push_back(TableBlock{
+      {say(l, Phrase::label_workload), ""},
+      {{say(l, Phrase::label_model), report.model_label},
+       {say(l, Phrase::label_task), describe(r.task, l)},
+       {say(l, Phrase::label_budget), budget},
+       {say(l, Phrase::label_region), say(l, r.region == Region::cn ? Phrase::region_cn : Phrase::region_global)},
+       {say(l, Phrase::label_mode), say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)}},
+      {false, false}});
   if (!r.compare.empty()) {
     const render::Comparison c = render::comparison(report);
     doc.push_back(Heading{2, l == Language::zh ? "并列对比" : "Side by side"});
@@ -140,17 +139,18 @@ std::vector<Block> build(const Report& report) {
       std::string speed = "-";
       if (e.training) {
         const auto& w = e.training->wall_hours;
-        speed = fmt::format("{} ({} - {})", say_duration(l, w.typical), say_duration(l, w.low), say_duration(l, w.high));
+        speed =
+            fmt::format("{} ({} - {})", say_duration(l, w.typical), say_duration(l, w.low), say_duration(l, w.high));
       } else if (e.inference) {
         const auto& t = e.inference->tokens_per_s;
         speed = fmt::format("{:.0f} ({:.0f} - {:.0f})", t.typical, t.low, t.high);
       }
       const auto& cost = e.training ? (r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd)
                                     : (r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd);
-      table.rows.push_back({std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), rec.layout_text,
-                            fmt::format("{} / {}", format::gib(e.per_gpu.total()),
-                                        format::number(rec.gpu.memory.capacity_gib)),
-                            speed, range_money(cost), fmt::format("{:.0f}", rec.score.total)});
+      table.rows.push_back(
+          {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), rec.layout_text,
+           fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)), speed,
+           range_money(cost), fmt::format("{:.0f}", rec.score.total)});
     }
     doc.push_back(table);
     if (report.omitted > 0) {
@@ -170,9 +170,9 @@ std::vector<Block> build(const Report& report) {
     bars.legend = {say(l, Phrase::col_weights),     say(l, Phrase::col_gradients), say(l, Phrase::col_optimizer),
                    say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),  say(l, Phrase::col_reserve)};
     TableBlock memory;
-    memory.header = {say(l, Phrase::col_gpu),         say(l, Phrase::col_weights),     say(l, Phrase::col_gradients),
-                     say(l, Phrase::col_optimizer),   say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),
-                     say(l, Phrase::col_reserve),     say(l, Phrase::col_total),       say(l, Phrase::col_capacity)};
+    memory.header = {say(l, Phrase::col_gpu),       say(l, Phrase::col_weights),     say(l, Phrase::col_gradients),
+                     say(l, Phrase::col_optimizer), say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),
+                     say(l, Phrase::col_reserve),   say(l, Phrase::col_total),       say(l, Phrase::col_capacity)};
     memory.numeric = {false, true, true, true, true, true, true, true, true};
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& rec = report.recommendations[i];
@@ -271,8 +271,8 @@ std::vector<Block> build(const Report& report) {
     quotes(Phrase::label_purchase_quotes, g.purchase_usd_per_card);
     doc.push_back(items);
   }
-  doc.push_back(Paragraph{say(l, Phrase::report_generated_by, report.tool_version, report.catalog.version,
-                              report.catalog.updated)});
+  doc.push_back(Paragraph{
+      say(l, Phrase::report_generated_by, report.tool_version, report.catalog.version, report.catalog.updated)});
   return doc;
 }
 
@@ -415,8 +415,8 @@ std::string svg_scatter(const Scatter& chart) {
   }
   const LogAxis x = log_axis(xmin, xmax);
   const LogAxis y = log_axis(ymin, ymax);
-  std::string s = fmt::format(R"(<svg viewBox="0 0 {} {}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)",
-                              W, H);
+  std::string s =
+      fmt::format(R"(<svg viewBox="0 0 {} {}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)", W, H);
   s += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#fbfcfe" stroke="#c9d3de"/>)", left, top,
                    W - left - right, H - top - bottom);
   for (double v = x.low; v <= x.high * 1.0001; v *= 10) {
@@ -433,8 +433,9 @@ std::string svg_scatter(const Scatter& chart) {
   }
   s += fmt::format(R"(<text x="{}" y="{}" font-size="10.5" text-anchor="middle">{}</text>)", (left + W - right) / 2,
                    H - 12, html_escape(chart.x_label));
-  s += fmt::format(R"svg(<text x="14" y="{}" font-size="10.5" text-anchor="middle" transform="rotate(-90 14 {})">{}</text>)svg",
-                   (top + H - bottom) / 2, (top + H - bottom) / 2, html_escape(chart.y_label));
+  s += fmt::format(
+      R"svg(<text x="14" y="{}" font-size="10.5" text-anchor="middle" transform="rotate(-90 14 {})">{}</text>)svg",
+      (top + H - bottom) / 2, (top + H - bottom) / 2, html_escape(chart.y_label));
   std::size_t index = 0;
   for (const auto& p : chart.points) {
     const char* color = palette[index++ % std::size(palette)];
@@ -444,8 +445,8 @@ std::string svg_scatter(const Scatter& chart) {
                      x.at(p.x.low, left, W - right), cy, x.at(p.x.high, left, W - right), cy, color);
     s += fmt::format(R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="1.2"/>)", cx,
                      y.at(p.y.low, H - bottom, top), cx, y.at(p.y.high, H - bottom, top), color);
-    s += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}" stroke="#ffffff" stroke-width="1.5"/>)", cx, cy,
-                     p.best ? 9 : 7.5, color);
+    s += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}" stroke="#ffffff" stroke-width="1.5"/>)", cx,
+                     cy, p.best ? 9 : 7.5, color);
     s += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="9" font-weight="700" text-anchor="middle" )"
                      R"(style="fill:#ffffff">{}</text>)",
                      cx, cy + 3, p.rank);
@@ -471,8 +472,8 @@ std::string svg_bars(const StackedBars& chart) {
     maximum = std::max({maximum, sum, bar.capacity});
   }
   auto px = [&](double v) { return left + v / maximum * (W - left - right); };
-  std::string s = fmt::format(R"(<svg viewBox="0 0 {} {:.0f}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)",
-                              W, H);
+  std::string s =
+      fmt::format(R"(<svg viewBox="0 0 {} {:.0f}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)", W, H);
   double yy = top;
   for (const auto& bar : chart.bars) {
     s += fmt::format(R"(<text x="{}" y="{:.1f}" font-size="9.5" text-anchor="end">{}</text>)", left - 6, yy + 13,
@@ -486,16 +487,17 @@ std::string svg_bars(const StackedBars& chart) {
                        px(x0 + bar.parts[i]) - px(x0), palette[i % std::size(palette)]);
       x0 += bar.parts[i];
     }
-    s += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#1d2530" stroke-dasharray="3,2"/>)",
-                     px(bar.usable), yy, yy + 19);
+    s += fmt::format(
+        R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#1d2530" stroke-dasharray="3,2"/>)",
+        px(bar.usable), yy, yy + 19);
     s += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="15" fill="none" stroke="#7b8794"/>)", px(0),
                      yy + 2, px(bar.capacity) - px(0));
     yy += row;
   }
   s += "</svg>\n<div class=\"legend\">";
   for (std::size_t i = 0; i < chart.legend.size(); ++i) {
-    s += fmt::format(R"(<span><span class="dot" style="background:{}"></span>{}</span>)", palette[i % std::size(palette)],
-                     html_escape(chart.legend[i]));
+    s += fmt::format(R"(<span><span class="dot" style="background:{}"></span>{}</span>)",
+                     palette[i % std::size(palette)], html_escape(chart.legend[i]));
   }
   s += fmt::format(R"(<span><span class="dash"></span>{}</span><span><span class="box"></span>{}</span>)",
                    html_escape(chart.usable_label), html_escape(chart.capacity_label));
@@ -546,7 +548,8 @@ std::string to_html(const std::vector<Block>& doc, Language language) {
       }
       out += "</tbody>\n</table>\n";
     } else if (const auto* sc = std::get_if<Scatter>(&block)) {
-      out += fmt::format("<figure><figcaption>{}</figcaption>\n{}\n</figure>\n", html_escape(sc->title), svg_scatter(*sc));
+      out +=
+          fmt::format("<figure><figcaption>{}</figcaption>\n{}\n</figure>\n", html_escape(sc->title), svg_scatter(*sc));
     } else if (const auto* sb = std::get_if<StackedBars>(&block)) {
       out += fmt::format("<figure><figcaption>{}</figcaption>\n{}\n</figure>\n", html_escape(sb->title), svg_bars(*sb));
     }

@@ -8,10 +8,10 @@
 
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/render.hpp"
-#include "gpu_advise/wording.hpp"
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
+#include "gpu_advise/wording.hpp"
 #include "quantity_format.hpp"
 #include "render/comparison.hpp"
 #include "render/table.hpp"
@@ -122,7 +122,8 @@ std::vector<std::string> wrap_units(const std::string& text) {
     if (length >= 3) {  // CJK and other wide characters: break anywhere,
       // but never before closing punctuation (it stays with what it closes).
       static constexpr std::string_view closing[] = {"，", "。", "；", "：", "）", "、", "！", "？", "」", "》"};
-      const bool closes = std::find(std::begin(closing), std::end(closing), std::string_view(piece)) != std::end(closing);
+      const bool closes =
+          std::find(std::begin(closing), std::end(closing), std::string_view(piece)) != std::end(closing);
       if (closes && current.empty() && !units.empty()) {
         units.back() += piece;
         continue;
@@ -250,11 +251,11 @@ std::string render_text(const Report& report, const TextStyle& style) {
                   Align::right},
                  {say(l, Phrase::col_score), Align::right}});
     for (const auto& r : report.recommendations) {
-      table.add_row({std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
-                     fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()),
-                                 format::number(r.gpu.memory.capacity_gib)),
-                     time_cell(r.estimate, l), cost_of(r.estimate, report.request.mode, l),
-                     fmt::format("{:.0f}", r.score.total)});
+      table.add_row(
+          {std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
+           fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()), format::number(r.gpu.memory.capacity_gib)),
+           time_cell(r.estimate, l), cost_of(r.estimate, report.request.mode, l),
+           fmt::format("{:.0f}", r.score.total)});
     }
     out += table.to_string("", width);
     if (report.omitted > 0) {
@@ -344,15 +345,15 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l) {
   for (const auto& g : catalog.gpus()) {
     const auto* cn = g.availability_in(Region::cn);
     const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
-    table.add_row({g.id, g.name, fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
-                   format::number(g.memory.bandwidth_gb_per_s), format::number(g.compute.bf16_tflops),
-                   g.compute.fp8_tflops ? format::number(*g.compute.fp8_tflops) : "-",
-                   g.interconnect.domain_size > 1
-                       ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s),
-                                     g.interconnect.domain_size)
-                       : pick(l, "PCIe only", "仅 PCIe"),
-                   g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? std::string(to_string(cn->status)) : "?",
-                   rent ? fmt::format("{:.2f}", rent->typical) : "-", std::string(to_string(g.confidence))});
+    table.add_row(
+        {g.id, g.name, fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
+         format::number(g.memory.bandwidth_gb_per_s), format::number(g.compute.bf16_tflops),
+         g.compute.fp8_tflops ? format::number(*g.compute.fp8_tflops) : "-",
+         g.interconnect.domain_size > 1
+             ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s), g.interconnect.domain_size)
+             : pick(l, "PCIe only", "仅 PCIe"),
+         g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? std::string(to_string(cn->status)) : "?",
+         rent ? fmt::format("{:.2f}", rent->typical) : "-", std::string(to_string(g.confidence))});
   }
   return (l == Language::zh
               ? fmt::format("共 {} 张卡，目录版本 {}（更新于 {}）。TFLOPS 为稠密算力；互联带宽为每卡双向。\n\n",
@@ -364,9 +365,10 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l) {
 }
 
 std::string render_rules_text(const RuleSet& rules, Language l) {
-  std::string out = l == Language::zh
-                        ? fmt::format("共 {} 条规则。评分档位（成本 / 速度 / 余量 / 生态）：", rules.rules().size())
-                        : fmt::format("{} rules. Profiles (cost / speed / headroom / ecosystem):", rules.rules().size());
+  std::string out =
+      l == Language::zh
+          ? fmt::format("共 {} 条规则。评分档位（成本 / 速度 / 余量 / 生态）：", rules.rules().size())
+          : fmt::format("{} rules. Profiles (cost / speed / headroom / ecosystem):", rules.rules().size());
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = rules.weights(tier);
     out += fmt::format(" {} {:g}/{:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom, w.risk);
@@ -427,17 +429,21 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
   };
   out += fmt::format("{} ({})\n", g.name, g.id);
   field(pick(l, "vendor", "厂商"), std::string(display_name(g.vendor)));
-  field(pick(l, "architecture", "架构"), fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
+  field(pick(l, "architecture", "架构"),
+        fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
   field(pick(l, "release year", "发布年份"), std::to_string(g.release_year), "release_year");
   field(pick(l, "form factor", "形态"), std::string(to_string(g.form_factor)));
   if (!g.aliases.empty()) {
     field(pick(l, "aliases", "别名"), text::join(g.aliases, ", "));
   }
   out += pick(l, "memory\n", "显存\n");
-  field(pick(l, "size (label)", "容量（标称）"), fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type), "memory.size_gb");
-  field(pick(l, "usable capacity", "实际容量"), fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
+  field(pick(l, "size (label)", "容量（标称）"),
+        fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type), "memory.size_gb");
+  field(pick(l, "usable capacity", "实际容量"),
+        fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
         "memory.capacity_gib");
-  field(pick(l, "bandwidth", "带宽"), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)), "memory.bandwidth_gb_per_s");
+  field(pick(l, "bandwidth", "带宽"), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)),
+        "memory.bandwidth_gb_per_s");
   out += pick(l, "dense compute (no sparsity)\n", "稠密算力（不含稀疏）\n");
   field("FP64", optional_number(g.compute.fp64_tflops, "TFLOPS"), "compute.fp64_tflops");
   field("TF32", optional_number(g.compute.tf32_tflops, "TFLOPS"), "compute.tf32_tflops");
@@ -448,7 +454,8 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
   field("INT8", optional_number(g.compute.int8_tops, "TOPS"), "compute.int8_tops");
   out += pick(l, "scale-up\n", "扩展互联\n");
   field(pick(l, "interconnect", "互联"), g.interconnect.name, "interconnect.name");
-  field(pick(l, "bandwidth per GPU", "每卡带宽"), fmt::format("{} GB/s (bidirectional)", format::number(g.interconnect.bandwidth_gb_per_s)),
+  field(pick(l, "bandwidth per GPU", "每卡带宽"),
+        fmt::format("{} GB/s (bidirectional)", format::number(g.interconnect.bandwidth_gb_per_s)),
         "interconnect.bandwidth_gb_per_s");
   field(pick(l, "domain", "互联域"), fmt::format("{} GPUs", g.interconnect.domain_size), "interconnect.domain_size");
   field("PCIe", g.pcie_gen ? fmt::format("Gen{}", *g.pcie_gen) : "n/a", "pcie_gen");

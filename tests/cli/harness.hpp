@@ -22,8 +22,8 @@ struct Result {
   int status = -1;  // the exit status, or 128 + the signal
   std::string out;
   std::string err;
-  double seconds = 0;   // wall time
-  long max_rss_kib = 0; // the largest resident set of the process and what it waited for
+  double seconds = 0;    // wall time
+  long max_rss_kib = 0;  // the largest resident set of the process and what it waited for
 };
 
 inline std::string binary() {

@@ -56,8 +56,8 @@ TEST_CASE("JSON lists every catalog card as a recommendation or a rejection", "[
 TEST_CASE("help has worked examples and the exit-status table, --version prints the version", "[cli]") {
   const Result help = run({"--help"});
   CHECK(help.status == 0);
-  CHECK_THAT(help.out, Catch::Contains("Examples:") && Catch::Contains("Exit status:") &&
-                           Catch::Contains("--params") && Catch::Contains("sft"));
+  CHECK_THAT(help.out, Catch::Contains("Examples:") && Catch::Contains("Exit status:") && Catch::Contains("--params") &&
+                           Catch::Contains("sft"));
   const Result version = run({"--version"});
   CHECK(version.status == 0);
   CHECK_THAT(version.out, Catch::StartsWith("gpu-advise 0."));
@@ -125,7 +125,8 @@ TEST_CASE("nothing fitting is an answer: exit 1 with ways out", "[cli]") {
   const Result r = run({"--params", "70B", "--task", "full", "--gpu", "rtx-4090", "--count", "2"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, Catch::Contains("Nothing fits") && Catch::Contains("Ways out") && Catch::Contains("QLoRA"));
-  const Result json = run({"--params", "70B", "--task", "full", "--gpu", "rtx-4090", "--count", "2", "--format", "json"});
+  const Result json =
+      run({"--params", "70B", "--task", "full", "--gpu", "rtx-4090", "--count", "2", "--format", "json"});
   CHECK(json.status == 1);
   CHECK(nlohmann::json::parse(json.out)["outcome"] == "nothing_fits");
 }
@@ -151,7 +152,8 @@ TEST_CASE("a broken catalog file gives every located error and exits 2", "[cli][
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains(file + ":8:13: gpus[0].vendor: 'nvdia' is not valid"));
   CHECK_THAT(r.err, Catch::Contains("did you mean 'nvidia'?"));
-  CHECK_THAT(r.err, Catch::Contains("gpus[0].memory.bandwith_gb_per_s: unknown key; did you mean 'bandwidth_gb_per_s'?"));
+  CHECK_THAT(r.err,
+             Catch::Contains("gpus[0].memory.bandwith_gb_per_s: unknown key; did you mean 'bandwidth_gb_per_s'?"));
   CHECK_THAT(r.err, Catch::Contains("gpus[0].memory.size_gb: must not be negative"));
   CHECK_THAT(r.err, Catch::Contains("duplicate id 'broken-1'"));
   CHECK_THAT(r.err, Catch::Contains("problems found"));
@@ -227,8 +229,8 @@ TEST_CASE("inference reports throughput, latency and capacity, FP8 only on FP8 c
 }
 
 TEST_CASE("training reports layout, time ranges, rent and buy costs", "[cli][training]") {
-  const Result r = run({"--model", "qwen2.5-72b", "--task", "pretrain", "--tokens", "1T", "--deadline", "30d",
-                        "--mode", "buy", "--gpu", "h100-sxm5", "--format", "json"});
+  const Result r = run({"--model", "qwen2.5-72b", "--task", "pretrain", "--tokens", "1T", "--deadline", "30d", "--mode",
+                        "buy", "--gpu", "h100-sxm5", "--format", "json"});
   REQUIRE(r.status == 0);
   const auto doc = nlohmann::json::parse(r.out);
   const auto& best = doc["recommendations"][0];
@@ -240,16 +242,16 @@ TEST_CASE("training reports layout, time ranges, rent and buy costs", "[cli][tra
   CHECK(best["cost_usd"]["buy"]["typical"].get<double>() > 0);
   CHECK(best["cost_usd"]["rent"]["typical"].get<double>() > 0);
   CHECK(doc["request"]["mode"] == "buy");
-  const Result priced = run({"--params", "7B", "--task", "lora", "--gpu", "h100-sxm5", "--price", "h100-sxm5=1.00",
-                             "--format", "json"});
+  const Result priced =
+      run({"--params", "7B", "--task", "lora", "--gpu", "h100-sxm5", "--price", "h100-sxm5=1.00", "--format", "json"});
   const auto cost = nlohmann::json::parse(priced.out)["recommendations"][0]["cost_usd"];
   CHECK(cost["price_basis"] == "--price");
   CHECK(cost["rent_per_gpu_hour"]["typical"] == 1.0);
 }
 
 TEST_CASE("a deadline that cannot be met is a reason, not an error", "[cli][training]") {
-  const Result r = run({"--params", "405B", "--task", "pretrain", "--deadline", "1h", "--max-gpus", "512", "--gpu",
-                        "h100-sxm5"});
+  const Result r =
+      run({"--params", "405B", "--task", "pretrain", "--deadline", "1h", "--max-gpus", "512", "--gpu", "h100-sxm5"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, Catch::Contains("cannot finish within 1.0 h"));
 }
@@ -278,7 +280,8 @@ TEST_CASE("a rule file with typos fails with every located error", "[cli][rules]
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains(file + ":6:19: rules[0].when.all[0].field: unknown field 'archtecture'; did you "
                                            "mean 'architecture'?"));
-  CHECK_THAT(r.err, Catch::Contains("'pretrian' is not a value of task") && Catch::Contains("did you mean 'pretrain'?"));
+  CHECK_THAT(r.err,
+             Catch::Contains("'pretrian' is not a value of task") && Catch::Contains("did you mean 'pretrain'?"));
   CHECK_THAT(r.err, Catch::Contains("unknown placeholder '{feild}'; did you mean '{field}'?") ||
                         Catch::Contains("unknown placeholder '{feild}'"));
   const Result validate = run({"rules", "validate", file});
@@ -320,8 +323,8 @@ TEST_CASE("reports come as Markdown and as one self-contained HTML file", "[cli]
   const Result md = run({"--params", "70B", "--task", "lora", "--format", "markdown"});
   CHECK(md.status == 0);
   CHECK_THAT(md.out, Catch::StartsWith("# GPU recommendation: LoRA fine-tune of a 70B model") &&
-                         Catch::Contains("## Comparison") && Catch::Contains("## Sources of the catalog figures used") &&
-                         Catch::Contains("| # | GPU |"));
+                         Catch::Contains("## Comparison") &&
+                         Catch::Contains("## Sources of the catalog figures used") && Catch::Contains("| # | GPU |"));
   const Result html = run({"--params", "70B", "--task", "lora", "--format", "html"});
   CHECK(html.status == 0);
   CHECK_THAT(html.out, Catch::StartsWith("<!DOCTYPE html>") && Catch::Contains("<svg") && Catch::Contains("@page"));
@@ -351,9 +354,9 @@ TEST_CASE("colour follows --color, NO_COLOR, CLICOLOR_FORCE and the terminal", "
     return run(all, env).out;
   };
   const std::string escape = "\x1b[";
-  CHECK(with({}, "").find(escape) == std::string::npos);                      // not a terminal
-  CHECK(with({}, "CLICOLOR_FORCE=1").find(escape) != std::string::npos);      // forced
-  CHECK(with({}, "CLICOLOR_FORCE=1 NO_COLOR=1").find(escape) == std::string::npos);  // NO_COLOR wins
+  CHECK(with({}, "").find(escape) == std::string::npos);                               // not a terminal
+  CHECK(with({}, "CLICOLOR_FORCE=1").find(escape) != std::string::npos);               // forced
+  CHECK(with({}, "CLICOLOR_FORCE=1 NO_COLOR=1").find(escape) == std::string::npos);    // NO_COLOR wins
   CHECK(with({"--color", "always"}, "NO_COLOR=1").find(escape) != std::string::npos);  // --color wins
   CHECK(with({"--color", "never"}, "CLICOLOR_FORCE=1").find(escape) == std::string::npos);
   CHECK(with({"--color", "always", "--format", "json"}, "").find(escape) == std::string::npos);
@@ -379,13 +382,85 @@ namespace {
 // ASCII words in Chinese output that are not card or model names, flags,
 // identifiers or the technical units and acronyms Chinese writing keeps.
 std::vector<std::string> english_words(const std::string& text, const std::vector<std::string>& names) {
-  static const std::vector<std::string> allowed = {
-      "gpu", "advise", "gib", "gb", "tflops", "mfu", "bf16", "fp8", "fp16", "int8", "int4", "nf4", "lora", "qlora",
-      "zero", "tp", "pp", "dp", "fsdp", "nvlink", "pcie", "hbm", "gddr", "cuda", "rocm", "cann", "kv", "tokens",
-      "token", "kwh", "pue", "tdp", "flash", "attention", "adamw", "bf", "md", "docs", "methodology", "all", "reduce",
-      "chinchilla", "x", "ms", "w", "usd", "hopper", "ada", "blackwell", "cdna", "gaudi", "pytorch", "vllm",
-      "flashattention", "bitsandbytes", "torch", "npu", "mindspeed", "ascend", "synapseai", "optimum", "habana", "moe",
-      "m", "k", "b", "t", "q", "v", "o", "gate", "up", "down", "llama", "qwen", "cn", "fp", "nf", "ecc"};
+  static const std::vector<std::string> allowed = {"gpu",
+                                                   "advise",
+                                                   "gib",
+                                                   "gb",
+                                                   "tflops",
+                                                   "mfu",
+                                                   "bf16",
+                                                   "fp8",
+                                                   "fp16",
+                                                   "int8",
+                                                   "int4",
+                                                   "nf4",
+                                                   "lora",
+                                                   "qlora",
+                                                   "zero",
+                                                   "tp",
+                                                   "pp",
+                                                   "dp",
+                                                   "fsdp",
+                                                   "nvlink",
+                                                   "pcie",
+                                                   "hbm",
+                                                   "gddr",
+                                                   "cuda",
+                                                   "rocm",
+                                                   "cann",
+                                                   "kv",
+                                                   "tokens",
+                                                   "token",
+                                                   "kwh",
+                                                   "pue",
+                                                   "tdp",
+                                                   "flash",
+                                                   "attention",
+                                                   "adamw",
+                                                   "bf",
+                                                   "md",
+                                                   "docs",
+                                                   "methodology",
+                                                   "all",
+                                                   "reduce",
+                                                   "chinchilla",
+                                                   "x",
+                                                   "ms",
+                                                   "w",
+                                                   "usd",
+                                                   "hopper",
+                                                   "ada",
+                                                   "blackwell",
+                                                   "cdna",
+                                                   "gaudi",
+                                                   "pytorch",
+                                                   "vllm",
+                                                   "flashattention",
+                                                   "bitsandbytes",
+                                                   "torch",
+                                                   "npu",
+                                                   "mindspeed",
+                                                   "ascend",
+                                                   "synapseai",
+                                                   "optimum",
+                                                   "habana",
+                                                   "moe",
+                                                   "m",
+                                                   "k",
+                                                   "b",
+                                                   "t",
+                                                   "q",
+                                                   "v",
+                                                   "o",
+                                                   "gate",
+                                                   "up",
+                                                   "down",
+                                                   "llama",
+                                                   "qwen",
+                                                   "cn",
+                                                   "fp",
+                                                   "nf",
+                                                   "ecc"};
   std::vector<std::string> out;
   std::string word;
   auto flush = [&] {
@@ -395,9 +470,8 @@ std::vector<std::string> english_words(const std::string& text, const std::vecto
         lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       }
       const bool ok = std::find(allowed.begin(), allowed.end(), lower) != allowed.end() ||
-                      std::any_of(names.begin(), names.end(), [&](const std::string& n) {
-                        return n.find(word) != std::string::npos;
-                      });
+                      std::any_of(names.begin(), names.end(),
+                                  [&](const std::string& n) { return n.find(word) != std::string::npos; });
       if (!ok) {
         out.push_back(word);
       }
@@ -524,8 +598,8 @@ TEST_CASE("every case of the bad-input corpus exits 2 with a clear message and n
     for (const auto& keyword : keywords) {
       CHECK_THAT(r.err, Catch::Contains(trimmed(keyword)));
     }
-    for (const char* crash : {"terminate called", "Aborted", "Segmentation", "AddressSanitizer", "runtime error:",
-                              "what():"}) {
+    for (const char* crash :
+         {"terminate called", "Aborted", "Segmentation", "AddressSanitizer", "runtime error:", "what():"}) {
       CHECK(r.err.find(crash) == std::string::npos);
     }
   }
@@ -545,8 +619,8 @@ TEST_CASE("a data file over the size limit is refused", "[cli][errors]") {
 }
 
 TEST_CASE("compare puts the chosen cards side by side in every format", "[cli][compare]") {
-  const std::vector<std::string> args = {"compare", "a100-80gb-sxm4", "H100 SXM", "rtx-4090", "--params", "70B",
-                                         "--task", "full", "--count", "16"};
+  const std::vector<std::string> args = {"compare", "a100-80gb-sxm4", "H100 SXM", "rtx-4090", "--params",
+                                         "70B",     "--task",         "full",     "--count",  "16"};
   const Result text = run(args);
   CHECK(text.status == 0);
   const auto a100 = text.out.find("A100 80GB SXM4");
@@ -581,13 +655,18 @@ TEST_CASE("batch answers each JSON line, reports bad lines and goes on", "[cli][
   const auto input = scratch() / "batch.jsonl";
   {
     std::ofstream out(input);
-    out << R"({"params": "70B", "task": "lora", "budget": "low", "top": 1})" << "\n"
-        << R"({"params": 7000000000, "task": "inference", "gpu": ["l40s", "a40"]})" << "\n"
-        << "not json\n"
-        << R"({"params": "70B", "tsk": "lora"})" << "\n"
+    out << R"({"params": "70B", "task": "lora", "budget": "low", "top": 1})"
         << "\n"
-        << R"({"params": "70B", "task": "full", "gpu": "rtx-4090", "count": 2})" << "\n"
-        << R"({"model": "llama-3.1-8b", "task": "qlora", "lang": "zh", "top": 1})" << "\n";
+        << R"({"params": 7000000000, "task": "inference", "gpu": ["l40s", "a40"]})"
+        << "\n"
+        << "not json\n"
+        << R"({"params": "70B", "tsk": "lora"})"
+        << "\n"
+        << "\n"
+        << R"({"params": "70B", "task": "full", "gpu": "rtx-4090", "count": 2})"
+        << "\n"
+        << R"({"model": "llama-3.1-8b", "task": "qlora", "lang": "zh", "top": 1})"
+        << "\n";
   }
   const Result r = run({"batch", input.string()});
   CHECK(r.status == 2);  // some lines were invalid

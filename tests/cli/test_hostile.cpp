@@ -125,8 +125,10 @@ TEST_CASE("output: keeps the old file when writing fails or the request is bad",
   const fs::path target = dir / "plan.json";
   spit(target, "old");
   // The file-size limit makes every write past 1 KiB fail (EFBIG; SIGXFSZ ignored).
-  const Result full = shell("trap '' XFSZ; ulimit -f 1; \"$GA\" --params 7B --task lora --top 1 --format json "
-                            "--output " + quote(target.string()));
+  const Result full = shell(
+      "trap '' XFSZ; ulimit -f 1; \"$GA\" --params 7B --task lora --top 1 --format json "
+      "--output " +
+      quote(target.string()));
   CHECK(full.status == 2);
   CHECK_THAT(full.err, Catch::Contains("--output: cannot write") && Catch::Contains("File too large"));
   CHECK(slurp(target) == "old");
@@ -189,8 +191,8 @@ TEST_CASE("output: /dev/stdout and /dev/fd/N are the open descriptors, written w
   CHECK(after.st_ino == before.st_ino);
   CHECK_THAT(slurp(three), Catch::StartsWith("kept\n{"));
   // Standard error; and a descriptor that is not open, or was closed, or is read-only, is an error.
-  const Result to_stderr = shell("\"$GA\" --params 7B --task lora --top 1 --format json --output " +
-                                 quote((dir / "fd2").string()));
+  const Result to_stderr =
+      shell("\"$GA\" --params 7B --task lora --top 1 --format json --output " + quote((dir / "fd2").string()));
   CHECK(to_stderr.status == 0);
   CHECK(to_stderr.out.empty());
   CHECK(is_report(to_stderr.err));
@@ -198,11 +200,11 @@ TEST_CASE("output: /dev/stdout and /dev/fd/N are the open descriptors, written w
   CHECK(unopened.status == 2);
   CHECK_THAT(unopened.err, Catch::Contains("Bad file descriptor"));
   CHECK(fs::is_symlink(dir / "fd7"));
-  const Result no_stderr = shell("\"$GA\" --params 7B --task lora --output " + quote((dir / "fd2").string()) +
-                                 " 2>&-; echo \"rc=$?\"");
+  const Result no_stderr =
+      shell("\"$GA\" --params 7B --task lora --output " + quote((dir / "fd2").string()) + " 2>&-; echo \"rc=$?\"");
   CHECK_THAT(no_stderr.out, Catch::Contains("rc=2"));
-  const Result read_only = shell("\"$GA\" --params 7B --task lora --output " + quote((dir / "fd3").string()) + " 3<" +
-                                 quote(log.string()));
+  const Result read_only =
+      shell("\"$GA\" --params 7B --task lora --output " + quote((dir / "fd3").string()) + " 3<" + quote(log.string()));
   CHECK(read_only.status == 2);
   CHECK_THAT(read_only.err, Catch::Contains("descriptor 3 is open for reading only"));
   // Another process's /proc link names no file: refused, nothing is made.
@@ -211,7 +213,8 @@ TEST_CASE("output: /dev/stdout and /dev/fd/N are the open descriptors, written w
   // Inside a PID namespace whose /proc numbers processes otherwise (where unshare is permitted).
   const Result ns = shell("unshare --pid --fork true 2>/dev/null || exit 77; spit=" + quote(log.string()) +
                           "; echo before > \"$spit\"; unshare --pid --fork \"$GA\" --params 7B --task lora --top 1 "
-                          "--format json --output " + fd1 + " >> \"$spit\"");
+                          "--format json --output " +
+                          fd1 + " >> \"$spit\"");
   if (ns.status == 77) {
     WARN("unshare --pid is not permitted here; the PID-namespace case is not tested");
   } else {
@@ -219,17 +222,19 @@ TEST_CASE("output: /dev/stdout and /dev/fd/N are the open descriptors, written w
     CHECK_THAT(slurp(log), Catch::StartsWith("before\n{"));
   }
   // Standard output as a socket (as under inetd or systemd) through /dev/stdout.
-  const Result socket = shell("python3 -c '\n"
-                              "import socket, subprocess, sys\n"
-                              "a, b = socket.socketpair()\n"
-                              "p = subprocess.Popen([sys.argv[1], \"--params\", \"7B\", \"--task\", \"lora\", \"--top\", \"1\",\n"
-                              "                      \"--format\", \"json\", \"--output\", sys.argv[2]], stdout=b)\n"
-                              "b.close(); data = b\"\"\n"
-                              "while True:\n"
-                              "    chunk = a.recv(65536)\n"
-                              "    if not chunk: break\n"
-                              "    data += chunk\n"
-                              "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\" " + fd1);
+  const Result socket = shell(
+      "python3 -c '\n"
+      "import socket, subprocess, sys\n"
+      "a, b = socket.socketpair()\n"
+      "p = subprocess.Popen([sys.argv[1], \"--params\", \"7B\", \"--task\", \"lora\", \"--top\", \"1\",\n"
+      "                      \"--format\", \"json\", \"--output\", sys.argv[2]], stdout=b)\n"
+      "b.close(); data = b\"\"\n"
+      "while True:\n"
+      "    chunk = a.recv(65536)\n"
+      "    if not chunk: break\n"
+      "    data += chunk\n"
+      "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\" " +
+      fd1);
   CHECK(socket.status == 0);
   CHECK(is_report(socket.out));
 }
@@ -240,8 +245,11 @@ TEST_CASE("output: writes straight through a FIFO and never replaces it", "[cli]
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   const fs::path got = dir / "got.json";
   // Both sides bounded: a build that replaced the FIFO would leave cat waiting.
-  const Result r = shell("timeout 30 cat " + quote(fifo.string()) + " > " + quote(got.string()) + " & timeout 30 \"$GA\" "
-                         "--params 7B --task lora --top 1 --format json --output " + quote(fifo.string()) + "; "
+  const Result r = shell("timeout 30 cat " + quote(fifo.string()) + " > " + quote(got.string()) +
+                         " & timeout 30 \"$GA\" "
+                         "--params 7B --task lora --top 1 --format json --output " +
+                         quote(fifo.string()) +
+                         "; "
                          "status=$?; wait; exit $status");
   CHECK(r.status == 0);
   CHECK(fs::is_fifo(fifo));
@@ -316,28 +324,31 @@ TEST_CASE("a failed write on standard output is an error, a closed pipe stays qu
   CHECK_THAT(batch_closed.err, Catch::Contains("cannot write standard output"));
   // A reader that stops early (`| head`): no message, whether SIGPIPE kills
   // the process (the default) or is ignored and write() says EPIPE.
-  const Result head = shell("\"$GA\" --params 7B --task lora --format json | head -c 10 >/dev/null; "
-                            "exit ${PIPESTATUS[0]}");
+  const Result head = shell(
+      "\"$GA\" --params 7B --task lora --format json | head -c 10 >/dev/null; "
+      "exit ${PIPESTATUS[0]}");
   CHECK(head.err.empty());
-  const Result ignored = shell("trap '' PIPE; \"$GA\" --params 7B --task lora --format json | head -c 10 >/dev/null; "
-                               "exit ${PIPESTATUS[0]}");
+  const Result ignored = shell(
+      "trap '' PIPE; \"$GA\" --params 7B --task lora --format json | head -c 10 >/dev/null; "
+      "exit ${PIPESTATUS[0]}");
   CHECK(ignored.err.empty());
   CHECK(ignored.status == 0);
   // A non-blocking pipe on either side (set by the parent) is waited on, not an error.
-  const Result nonblocking = shell("python3 -c '\n"
-                                   "import fcntl, os, subprocess, sys, time\n"
-                                   "r, w = os.pipe(); fcntl.fcntl(w, fcntl.F_SETFL, os.O_NONBLOCK)\n"
-                                   "ir, iw = os.pipe(); fcntl.fcntl(ir, fcntl.F_SETFL, os.O_NONBLOCK)\n"
-                                   "p = subprocess.Popen([sys.argv[1], \"batch\"], stdin=ir, stdout=w)\n"
-                                   "os.close(w); os.close(ir); time.sleep(0.5)\n"
-                                   "os.write(iw, (sys.argv[2] + \"\\n\").encode() * 3); os.close(iw)\n"
-                                   "time.sleep(0.5); data = b\"\"\n"
-                                   "while True:\n"
-                                   "    chunk = os.read(r, 1000); time.sleep(0.001)\n"
-                                   "    if not chunk: break\n"
-                                   "    data += chunk\n"
-                                   "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\" " +
-                                   quote(R"({"params": "7B", "task": "lora"})"));  // full answers, ~55 KB each
+  const Result nonblocking = shell(
+      "python3 -c '\n"
+      "import fcntl, os, subprocess, sys, time\n"
+      "r, w = os.pipe(); fcntl.fcntl(w, fcntl.F_SETFL, os.O_NONBLOCK)\n"
+      "ir, iw = os.pipe(); fcntl.fcntl(ir, fcntl.F_SETFL, os.O_NONBLOCK)\n"
+      "p = subprocess.Popen([sys.argv[1], \"batch\"], stdin=ir, stdout=w)\n"
+      "os.close(w); os.close(ir); time.sleep(0.5)\n"
+      "os.write(iw, (sys.argv[2] + \"\\n\").encode() * 3); os.close(iw)\n"
+      "time.sleep(0.5); data = b\"\"\n"
+      "while True:\n"
+      "    chunk = os.read(r, 1000); time.sleep(0.001)\n"
+      "    if not chunk: break\n"
+      "    data += chunk\n"
+      "sys.stdout.buffer.write(data); sys.exit(p.wait())' \"$GA\" " +
+      quote(R"({"params": "7B", "task": "lora"})"));  // full answers, ~55 KB each
   CHECK(nonblocking.status == 0);
   CHECK(nonblocking.err.empty());
   CHECK(json_lines(nonblocking.out).size() == 3);
@@ -385,12 +396,13 @@ TEST_CASE("data files that are pipes, devices or sockets never block", "[cli][in
   CHECK_THAT(lines[0]["error"].get<std::string>(), Catch::Contains("did not deliver"));
   CHECK(lines[1]["outcome"] == "recommended");
   // A batch FILE that is a pipe streams once it has started, however slowly it goes on.
-  const Result slow = shell("timeout 60 \"$GA\" batch <(echo '" + valid_line + "'; sleep 6; echo '" + valid_line + "')");
+  const Result slow =
+      shell("timeout 60 \"$GA\" batch <(echo '" + valid_line + "'; sleep 6; echo '" + valid_line + "')");
   CHECK(slow.status == 0);
   CHECK(json_lines(slow.out).size() == 2);
   // A pipe that delivers (process substitution) is read.
-  const Result piped = shell("\"$GA\" --params 7B --task lora --top 1 --catalog <(cat " +
-                             quote(data + "/overlay.yaml") + ")");
+  const Result piped =
+      shell("\"$GA\" --params 7B --task lora --top 1 --catalog <(cat " + quote(data + "/overlay.yaml") + ")");
   CHECK(piped.status == 0);
   // Devices and sockets are refused at once.
   const int server = ::socket(AF_UNIX, SOCK_STREAM, 0);
@@ -432,7 +444,8 @@ TEST_CASE("batch from endless or binary input ends with an error in bounded memo
   CHECK(longline.max_rss_kib < bound_kib);
   const auto answers = json_lines(longline.out);
   REQUIRE(answers.size() == 2);
-  CHECK_THAT(answers[0]["error"].get<std::string>(), Catch::Contains("200000000 bytes, longer than the limit of 1 MiB"));
+  CHECK_THAT(answers[0]["error"].get<std::string>(),
+             Catch::Contains("200000000 bytes, longer than the limit of 1 MiB"));
   CHECK(answers[1]["line"] == 2);
   CHECK(answers[1]["outcome"] == "recommended");
   // A NUL byte inside one line fails that line only.
@@ -456,11 +469,15 @@ TEST_CASE("batch: no line's failure stops the batch or loses another line's resu
     std::ofstream out(input, std::ios::binary);
     out << R"({"params": )" << std::string(400000, '[') << std::string(400000, ']') << "}\n"  // deep nesting
         << valid_line << "\n"
-        << R"({"params": "7B", "task": "lora", "task": "full"})" << "\n"           // duplicate key
-        << R"({"params": "7B", "task": "lora", "count": 18446744073709551615})" << "\n"
-        << "{\"params\": \"7B\xff\", \"task\": \"lora\"}\n"                          // invalid UTF-8
-        << R"({"params": "7B", "task": "lora", "gpu": "\u001b[31mred"})" << "\n"  // a terminal escape
-        << R"({"params": "7B", "task": "lora", "price": ["h100-sxm5=2", "h100-sxm5=3"]})" << "\n"
+        << R"({"params": "7B", "task": "lora", "task": "full"})"
+        << "\n"  // duplicate key
+        << R"({"params": "7B", "task": "lora", "count": 18446744073709551615})"
+        << "\n"
+        << "{\"params\": \"7B\xff\", \"task\": \"lora\"}\n"  // invalid UTF-8
+        << R"({"params": "7B", "task": "lora", "gpu": "\u001b[31mred"})"
+        << "\n"  // a terminal escape
+        << R"({"params": "7B", "task": "lora", "price": ["h100-sxm5=2", "h100-sxm5=3"]})"
+        << "\n"
         << std::string("{\"params\": \"7B\", \"task\": \"lora\", \"gpu\": \"") + std::string(200000, 'g') + "\"}\n"
         << valid_line << "\n";
   }

@@ -17,8 +17,8 @@ inline GpuSpec card(const std::string& id, double capacity_gib, double bandwidth
   g.compute.bf16_tflops = bf16;
   g.interconnect = {"link", domain > 1 ? 600.0 : 64.0, domain};
   if (rent) {
-    g.rent_usd_per_gpu_hour.push_back(PriceQuote{*rent, *rent, "p", PriceKind::on_demand, Condition::new_card, Region::global,
-                                                 "2026", "s"});
+    g.rent_usd_per_gpu_hour.push_back(
+        PriceQuote{*rent, *rent, "p", PriceKind::on_demand, Condition::new_card, Region::global, "2026", "s"});
   }
   return g;
 }

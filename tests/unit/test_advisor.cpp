@@ -28,7 +28,8 @@ TEST_CASE("every card is either recommended or rejected with a reason", "[adviso
 }
 
 TEST_CASE("ranks are 1..n in score order", "[advisor]") {
-  const Report report = advise(request(70e9, Task::lora), infer_shape(70e9), load_embedded_catalog(), load_embedded_rules());
+  const Report report =
+      advise(request(70e9, Task::lora), infer_shape(70e9), load_embedded_catalog(), load_embedded_rules());
   REQUIRE(report.recommendations.size() > 2);
   for (std::size_t i = 0; i < report.recommendations.size(); ++i) {
     CHECK(report.recommendations[i].rank == static_cast<int>(i + 1));
@@ -41,7 +42,9 @@ TEST_CASE("ranks are 1..n in score order", "[advisor]") {
 TEST_CASE("the --gpu filter keeps only the chosen cards and rejects the rest as not selected", "[advisor]") {
   Request r = request(7e9, Task::inference);
   r.gpu_ids = {"test-24"};
-  const Report report = advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base), load_embedded_rules());
+  const Report report =
+      advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base),
+             load_embedded_rules());
   REQUIRE(report.recommendations.size() == 1);
   CHECK(report.recommendations[0].gpu.id == "test-24");
   REQUIRE(report.rejected.size() == 1);
@@ -51,7 +54,9 @@ TEST_CASE("the --gpu filter keeps only the chosen cards and rejects the rest as 
 TEST_CASE("a --top limit cuts the list and counts what it cut", "[advisor]") {
   Request r = request(7e9, Task::inference);
   r.top = 1;
-  const Report report = advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base), load_embedded_rules());
+  const Report report =
+      advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base),
+             load_embedded_rules());
   CHECK(report.recommendations.size() == 1);
   CHECK(report.omitted == 1);
   CHECK(report.anything_fits());
@@ -61,7 +66,9 @@ TEST_CASE("when nothing fits, lighter tasks are offered as ways out", "[advisor]
   Request r = request(70e9, Task::full);
   r.gpu_ids = {"test-80"};
   r.max_gpus = 4;
-  const Report report = advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base), load_embedded_rules());
+  const Report report =
+      advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base),
+             load_embedded_rules());
   CHECK_FALSE(report.anything_fits());
   REQUIRE_FALSE(report.ways_out.empty());
   CHECK(report.ways_out.front().task == Task::lora);
@@ -70,7 +77,8 @@ TEST_CASE("when nothing fits, lighter tasks are offered as ways out", "[advisor]
 }
 
 TEST_CASE("assumptions state the defaults that drive the result", "[advisor]") {
-  const Report report = advise(request(70e9, Task::lora), infer_shape(70e9), load_embedded_catalog(), load_embedded_rules());
+  const Report report =
+      advise(request(70e9, Task::lora), infer_shape(70e9), load_embedded_catalog(), load_embedded_rules());
   const std::string all = [&] {
     std::string s;
     for (const auto& a : report.assumptions) {

@@ -23,8 +23,8 @@ TEST_CASE("an alias shared by several cards is ambiguous and lists them", "[cata
   const auto found = catalog.find("test");
   CHECK(found.match == nullptr);
   CHECK(found.candidates.size() == 2);
-  CHECK_THROWS_WITH(catalog.resolve("Test"), Catch::Contains("ambiguous") && Catch::Contains("test-80") &&
-                                                 Catch::Contains("test-24"));
+  CHECK_THROWS_WITH(catalog.resolve("Test"),
+                    Catch::Contains("ambiguous") && Catch::Contains("test-80") && Catch::Contains("test-24"));
 }
 
 TEST_CASE("an unknown card gets a did-you-mean", "[catalog]") {
@@ -81,8 +81,9 @@ TEST_CASE("ids and aliases are compared the way lookups compare them", "[catalog
   CHECK_THAT(catalog_errors(with_replaced(test::valid_catalog, "id: test-24", "id: t80"), &base),
              Catch::Contains("id 't80' is also the alias 'T80' of test-80"));
   // An alias that is another card's id could never be used; one that normalises to nothing never matches.
-  CHECK_THAT(catalog_errors(with_replaced(test::valid_catalog, "aliases: [\"Test\"]", "aliases: [\"TEST 80\"]"), nullptr),
-             Catch::Contains("alias 'TEST 80' of 'test-24' is the id of card 'test-80'"));
+  CHECK_THAT(
+      catalog_errors(with_replaced(test::valid_catalog, "aliases: [\"Test\"]", "aliases: [\"TEST 80\"]"), nullptr),
+      Catch::Contains("alias 'TEST 80' of 'test-24' is the id of card 'test-80'"));
   CHECK_THAT(catalog_errors(with_replaced(test::valid_catalog, "aliases: [\"Test\"]", "aliases: [\"- _\"]"), nullptr),
              Catch::Contains("alias '- _' is empty"));
   // Aliases shared by several cards stay allowed: lookups report them as ambiguous.

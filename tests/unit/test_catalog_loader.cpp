@@ -81,8 +81,12 @@ TEST_CASE("problems are located as FILE:LINE:COL: key.path: message", "[loader]"
 
 TEST_CASE("unknown keys are errors with a did-you-mean", "[loader]") {
   const auto messages = all_messages(replace(valid_catalog, "bandwidth_gb_per_s: 3000", "bandwith_gb_per_s: 3000"));
-  CHECK_THAT(messages, Catch::Contains("gpus[0].memory.bandwith_gb_per_s: unknown key; did you mean 'bandwidth_gb_per_s'?"));
-  CHECK_THAT(messages, Catch::Contains("gpus[0].memory.bandwidth_gb_per_s: required key is missing (is 'bandwith_gb_per_s' a misspelling of it?)"));
+  CHECK_THAT(messages,
+             Catch::Contains("gpus[0].memory.bandwith_gb_per_s: unknown key; did you mean 'bandwidth_gb_per_s'?"));
+  CHECK_THAT(
+      messages,
+      Catch::Contains(
+          "gpus[0].memory.bandwidth_gb_per_s: required key is missing (is 'bandwith_gb_per_s' a misspelling of it?)"));
 }
 
 TEST_CASE("bad enum values list the valid ones and suggest one", "[loader]") {
@@ -161,8 +165,7 @@ TEST_CASE("regional quotes price their region only", "[loader]") {
   CHECK(price_range({global_quote, china_quote}, Region::global)->typical == 2.0);
   CHECK(price_range({global_quote, china_quote}, Region::cn)->typical == 1.0);
   CHECK_FALSE(price_range({china_quote}, Region::global).has_value());
-  const std::string with_region =
-      replace(valid_catalog, "kind: on_demand, date", "kind: on_demand, region: cn, date");
+  const std::string with_region = replace(valid_catalog, "kind: on_demand, date", "kind: on_demand, region: cn, date");
   const Catalog catalog = parse_catalog(with_region, "cards.yaml", CatalogRole::base);
   CHECK(catalog.gpus().front().rent_usd_per_gpu_hour.front().region == Region::cn);
   CHECK_THAT(first_message(replace(valid_catalog, "kind: on_demand, date", "kind: on_demand, region: china, date")),

@@ -64,7 +64,7 @@ TEST_CASE("LoRA keeps a frozen BF16 base and trains only the adapters", "[estima
   CHECK(m.optimizer == Approx(8 * adapters));
   // FSDP shards the base and gathers two BF16 layers at a time.
   CHECK(memory_per_gpu(r, shape, Layout{1, 1, 4, 3}).weights == Approx(m.weights / 4 + 4 * shape.params_per_layer()));
-  CHECK(memory_per_gpu(r, shape, Layout{1, 1, 4, 0}).weights == Approx(m.weights));      // DDP
+  CHECK(memory_per_gpu(r, shape, Layout{1, 1, 4, 0}).weights == Approx(m.weights));  // DDP
 }
 
 TEST_CASE("QLoRA stores the base in about half a byte per parameter", "[estimate]") {
@@ -215,8 +215,7 @@ TEST_CASE("decode throughput is bound by memory bandwidth at small batch", "[est
   CHECK(e.inference->max_concurrency > 1);
   CHECK(e.inference->max_tokens_per_s.typical > e.inference->tokens_per_s.typical);
   CHECK(e.inference->ttft_ms.typical > 0);
-  CHECK(e.cost.usd_per_million_tokens->typical ==
-        Approx(2.0 / (e.inference->tokens_per_s.typical * 3600) * 1e6));
+  CHECK(e.cost.usd_per_million_tokens->typical == Approx(2.0 / (e.inference->tokens_per_s.typical * 3600) * 1e6));
 }
 
 TEST_CASE("buying amortises the cards and adds power", "[estimate]") {
@@ -274,8 +273,8 @@ TEST_CASE("no estimate is negative or NaN across sizes, tasks and cards", "[esti
         }
         if (e.inference) {
           const auto& inf = *e.inference;
-          for (const double v : {inf.tokens_per_s.low, inf.tokens_per_s.high, inf.ttft_ms.typical,
-                                 inf.tpot_ms.typical, inf.max_tokens_per_s.typical}) {
+          for (const double v : {inf.tokens_per_s.low, inf.tokens_per_s.high, inf.ttft_ms.typical, inf.tpot_ms.typical,
+                                 inf.max_tokens_per_s.typical}) {
             CHECK(std::isfinite(v));
             CHECK(v > 0);
           }

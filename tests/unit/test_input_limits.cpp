@@ -7,9 +7,9 @@
 
 #include <cerrno>
 #include <chrono>
-#include <thread>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "cli/line_reader.hpp"
 #include "gpu_advise/files.hpp"
@@ -20,7 +20,9 @@ using cli::LineReader;
 
 namespace {
 
-std::string nested(int depth) { return std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']'); }
+std::string nested(int depth) {
+  return std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']');
+}
 
 // A source that hands out `text` in pieces of at most `piece` bytes.
 LineReader::Source pieces(const std::string& text, std::size_t piece) {
@@ -43,7 +45,8 @@ TEST_CASE("JSON deeper than 64 levels is refused before it is built", "[json][li
 }
 
 TEST_CASE("a key repeated in one JSON object is refused, in different objects it is not", "[json][limits]") {
-  CHECK_THROWS_WITH(json_input::parse(R"({"task": "lora", "task": "full"})"), Catch::Contains("duplicate key \"task\""));
+  CHECK_THROWS_WITH(json_input::parse(R"({"task": "lora", "task": "full"})"),
+                    Catch::Contains("duplicate key \"task\""));
   CHECK_THROWS_WITH(json_input::parse(R"({"a": {"x": 1, "x": 2}})"), Catch::Contains("duplicate key \"x\""));
   CHECK_NOTHROW(json_input::parse(R"({"a": {"x": 1}, "b": {"x": 2}, "x": [{"x": 3}, {"x": 4}]})"));
 }

@@ -102,9 +102,10 @@ TEST_CASE("config.json problems are located errors", "[models][config]") {
   CHECK_THAT(config_errors(R"({"hidden_size": 4096, "num_attention_heads": 32, "vocab_size": 32000,
                                "intermediate_size": 11008})"),
              Catch::Contains("config.json: num_hidden_layers: required field is missing"));
-  CHECK_THAT(config_errors("{\n  \"hidden_size\": \"4096\",\n  \"num_hidden_layers\": 32,\n  \"num_attention_heads\": 32,"
-                           "\n  \"vocab_size\": 32000, \"intermediate_size\": 11008}"),
-             Catch::Contains("config.json:2:3: hidden_size: expected a whole number, found \"4096\""));
+  CHECK_THAT(
+      config_errors("{\n  \"hidden_size\": \"4096\",\n  \"num_hidden_layers\": 32,\n  \"num_attention_heads\": 32,"
+                    "\n  \"vocab_size\": 32000, \"intermediate_size\": 11008}"),
+      Catch::Contains("config.json:2:3: hidden_size: expected a whole number, found \"4096\""));
   CHECK_THAT(config_errors(R"({"hidden_size": null, "num_hidden_layers": 32, "num_attention_heads": 32,
                                "vocab_size": 32000, "intermediate_size": 11008})"),
              Catch::Contains("hidden_size: is null"));

@@ -15,7 +15,8 @@ Report lora_report(double params = 7e9) {
   r.params = params;
   r.task = Task::lora;
   r.budget = BudgetTier::low;
-  return advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base), load_embedded_rules());
+  return advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base),
+                load_embedded_rules());
 }
 }  // namespace
 
@@ -61,7 +62,9 @@ TEST_CASE("text output says plainly when nothing fits", "[render][text]") {
   r.params = 1e14;
   r.task = Task::full;
   r.max_gpus = 8;
-  const Report report = advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base), load_embedded_rules());
+  const Report report =
+      advise(r, infer_shape(r.params), parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base),
+             load_embedded_rules());
   const std::string text = render_text(report);
   CHECK_THAT(text, Catch::Contains("Nothing fits"));
   const auto doc = nlohmann::json::parse(render_json(report));

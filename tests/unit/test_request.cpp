@@ -16,8 +16,8 @@ TEST_CASE("tasks parse by name and by documented alias, ignoring case", "[reques
 
 TEST_CASE("an unknown task names the flag, the valid values and a suggestion", "[request]") {
   CHECK_THROWS_AS(parse_task("lorra", "--task"), UsageError);
-  CHECK_THROWS_WITH(parse_task("lorra", "--task"), Catch::StartsWith("--task: 'lorra' is not a task") &&
-                                                       Catch::Contains("did you mean 'lora'?"));
+  CHECK_THROWS_WITH(parse_task("lorra", "--task"),
+                    Catch::StartsWith("--task: 'lorra' is not a task") && Catch::Contains("did you mean 'lora'?"));
   CHECK_THROWS_WITH(parse_budget("hgih", "--budget"), Catch::Contains("did you mean 'high'?"));
   CHECK(parse_budget("LOW", "--budget") == BudgetTier::low);
 }

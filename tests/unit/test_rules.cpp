@@ -96,18 +96,19 @@ TEST_CASE("availability follows the request's region", "[rules]") {
   World w;
   w.request.region = Region::cn;
   CHECK(fires("{field: availability, is: banned}", w));
-  const RuleSet rules =
-      parse_rules(rule("{field: availability, is: banned}", "{type: reject}", "\"{availability} ({availability_dates})\""),
-                  "rules.yaml", RulesRole::overlay);
+  const RuleSet rules = parse_rules(
+      rule("{field: availability, is: banned}", "{type: reject}", "\"{availability} ({availability_dates})\""),
+      "rules.yaml", RulesRole::overlay);
   const auto findings = evaluate(rules, w.facts(), Language::en);
   CHECK(findings.front().message == "banned (since 2022-09, verified 2026-01)");
 }
 
 TEST_CASE("messages fill placeholders in the chosen language", "[rules]") {
   const World w;
-  const std::string yaml = header +
-                           "  - id: r1\n    when: {field: task, is: lora}\n    effect: {type: score, points: 8}\n"
-                           "    message:\n      en: \"{params} on {gpus} x {gpu}\"\n      zh: \"{params} 用 {gpus} 张 {gpu}\"\n";
+  const std::string yaml =
+      header +
+      "  - id: r1\n    when: {field: task, is: lora}\n    effect: {type: score, points: 8}\n"
+      "    message:\n      en: \"{params} on {gpus} x {gpu}\"\n      zh: \"{params} 用 {gpus} 张 {gpu}\"\n";
   const RuleSet rules = parse_rules(yaml, "rules.yaml", RulesRole::overlay);
   CHECK(evaluate(rules, w.facts(), Language::en).front().message == "70B on 4 x g80");
   CHECK(evaluate(rules, w.facts(), Language::zh).front().message == "70B 用 4 张 g80");
@@ -125,8 +126,8 @@ TEST_CASE("rule files are checked at load time with located errors", "[rules]") 
   CHECK_THAT(errors(rule("{field: params_b, at_least: big}")), Catch::Contains("expected a number, found 'big'"));
   CHECK_THAT(errors(rule("{field: params_b, between: [70, 7]}")), Catch::Contains("low <= high"));
   CHECK_THAT(errors(rule("{field: task, is: lora, in: [full]}")), Catch::Contains("exactly one operator"));
-  CHECK_THAT(errors(rule("{alll: [{field: task, is: lora}]}")), Catch::Contains("unknown field") ||
-                                                                    Catch::Contains("unknown operator 'alll'"));
+  CHECK_THAT(errors(rule("{alll: [{field: task, is: lora}]}")),
+             Catch::Contains("unknown field") || Catch::Contains("unknown operator 'alll'"));
   CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: boost}")),
              Catch::Contains("'boost' is not valid; expected reject, score, note or warning"));
   CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: score}")),
@@ -135,8 +136,9 @@ TEST_CASE("rule files are checked at load time with located errors", "[rules]") 
              Catch::Contains("outside -100 to 100"));
   CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: note}", "\"{parms} here\"")),
              Catch::Contains("unknown placeholder '{parms}'; did you mean '{params}'?"));
-  const std::string twice = rule("{field: task, is: lora}") + "  - id: r1\n    when: {field: task, is: full}\n"
-                                                               "    effect: {type: note}\n    message: {en: \"x\"}\n";
+  const std::string twice = rule("{field: task, is: lora}") +
+                            "  - id: r1\n    when: {field: task, is: full}\n"
+                            "    effect: {type: note}\n    message: {en: \"x\"}\n";
   CHECK_THAT(errors(twice), Catch::Contains("duplicate rule id 'r1'"));
   CHECK_THAT(errors("schema_version: 1\nprofiles:\n  low: {cost: 0.5, speed: 0.4, headroom: 0.2, risk: 0.2}\n"),
              Catch::Contains("add up to 1.3"));

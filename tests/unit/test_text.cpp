@@ -34,26 +34,29 @@ TEST_CASE("UTF-8 is checked as RFC 3629 defines it", "[text][utf8]") {
   CHECK(invalid_utf8_at("") == npos);
   CHECK(invalid_utf8_at("plain ASCII") == npos);
   CHECK(invalid_utf8_at("算力 H100 — ok") == npos);
-  CHECK(invalid_utf8_at("\xF0\x9F\x9A\x80") == npos);      // U+1F680, four bytes
-  CHECK(invalid_utf8_at("ab\xff") == 2);                   // never valid
-  CHECK(invalid_utf8_at("\xC0\x80") == 0);                 // overlong NUL
-  CHECK(invalid_utf8_at("\xE0\x80\xAF") == 0);             // overlong '/'
-  CHECK(invalid_utf8_at("\xED\xA0\x80") == 0);             // a UTF-16 surrogate
-  CHECK(invalid_utf8_at("\xF4\x90\x80\x80") == 0);         // above U+10FFFF
-  CHECK(invalid_utf8_at("ok\xE7\xAE") == 2);               // cut short
-  CHECK(invalid_utf8_at("\x80") == 0);                     // a lone continuation byte
+  CHECK(invalid_utf8_at("\xF0\x9F\x9A\x80") == npos);  // U+1F680, four bytes
+  CHECK(invalid_utf8_at("ab\xff") == 2);               // never valid
+  CHECK(invalid_utf8_at("\xC0\x80") == 0);             // overlong NUL
+  CHECK(invalid_utf8_at("\xE0\x80\xAF") == 0);         // overlong '/'
+  CHECK(invalid_utf8_at("\xED\xA0\x80") == 0);         // a UTF-16 surrogate
+  CHECK(invalid_utf8_at("\xF4\x90\x80\x80") == 0);     // above U+10FFFF
+  CHECK(invalid_utf8_at("ok\xE7\xAE") == 2);           // cut short
+  CHECK(invalid_utf8_at("\x80") == 0);                 // a lone continuation byte
 }
 
 TEST_CASE("printable() escapes what a terminal or a JSON writer would choke on", "[text][utf8]") {
   CHECK(text::printable("H100 算力") == "H100 算力");
-  CHECK(text::printable("a\xff" "b") == "a\\xFFb");
+  CHECK(text::printable("a\xff"
+                        "b") == "a\\xFFb");
   CHECK(text::printable("\x1b[31mred\r\n") == "\\x1B[31mred\\x0D\\x0A");
   CHECK(text::printable("tab\tok") == "tab\tok");
-  CHECK(text::printable("h100\xC2\x9B" "2J") == "h100\\xC2\\x9B2J");             // C1 CSI
-  CHECK(text::printable("abc\xE2\x80\xAE" "cba") == "abc\\xE2\\x80\\xAEcba");   // right-to-left override
-  CHECK(text::printable("\xE2\x81\xA6x") == "\\xE2\\x81\\xA6x");               // an isolate
-  CHECK(text::printable("— “quotes” 中文 é") == "— “quotes” 中文 é");          // ordinary text stays
-  CHECK(text::control_at("name\nnext") == std::string_view::npos);            // newlines are text in a file
+  CHECK(text::printable("h100\xC2\x9B"
+                        "2J") == "h100\\xC2\\x9B2J");  // C1 CSI
+  CHECK(text::printable("abc\xE2\x80\xAE"
+                        "cba") == "abc\\xE2\\x80\\xAEcba");            // right-to-left override
+  CHECK(text::printable("\xE2\x81\xA6x") == "\\xE2\\x81\\xA6x");       // an isolate
+  CHECK(text::printable("— “quotes” 中文 é") == "— “quotes” 中文 é");  // ordinary text stays
+  CHECK(text::control_at("name\nnext") == std::string_view::npos);     // newlines are text in a file
   CHECK(text::control_at("ok\xC2\x85") == 2);
   CHECK(text::control_at("A\xE2\x80\xA8") == 1);
   CHECK(text::invalid_utf8_at(text::printable("\xC0\x80\xED\xA0\x80")) == std::string_view::npos);

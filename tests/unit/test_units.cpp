@@ -39,7 +39,9 @@ TEST_CASE("parameter counts reject zero, negatives and nonsense with a reason", 
       {"7..0B", "not a number"},
       {"+7B", "sign"},
       {"0x10B", "not a number"},
-      {"\xd9\xa7" "0B", "not a number"},  // Arabic-Indic digit seven
+      {"\xd9\xa7"
+       "0B",
+       "not a number"},  // Arabic-Indic digit seven
   }));
   CAPTURE(text);
   REQUIRE_THROWS_AS(parse_parameter_count(text), QuantityError);

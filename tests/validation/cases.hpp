@@ -21,7 +21,8 @@ namespace gpu_advise::validation {
 
 enum class Metric {
   gpu_hours,       // training: typical GPU-hours; the published figure must lie in [low, high]
-  peak_memory_gb,  // fine-tuning: memory per GPU less the runtime reserve (what torch.cuda.max_memory_allocated sees), GB
+  peak_memory_gb,  // fine-tuning: memory per GPU less the runtime reserve (what torch.cuda.max_memory_allocated sees),
+                   // GB
   kv_bytes,        // serving: KV-cache bytes for the stated tokens (exact arithmetic)
   tokens_per_s,    // decode: typical output tokens/s; the published figure must lie in [low, high]
 };
@@ -31,15 +32,15 @@ struct Case {
   std::string kind;        // "training", "fine-tune memory", "serving memory", "decode"
   std::string conditions;  // what the published run did, as the estimate is set up
   std::string source;
-  double published = 0;    // in the unit of the metric (GB for memory, bytes for KV)
+  double published = 0;        // in the unit of the metric (GB for memory, bytes for KV)
   std::string published_text;  // as the source states it
   Metric metric = Metric::gpu_hours;
-  double tolerance = 0;    // relative
-  std::string model;       // preset id, or empty for `params`
-  double params = 0;       // inferred shape when `model` is empty
-  std::string gpu;         // catalog id
+  double tolerance = 0;  // relative
+  std::string model;     // preset id, or empty for `params`
+  double params = 0;     // inferred shape when `model` is empty
+  std::string gpu;       // catalog id
   std::function<void(Request&)> setup;
-  double kv_tokens = 0;    // kv_bytes cases
+  double kv_tokens = 0;  // kv_bytes cases
 };
 
 struct Result {
@@ -81,13 +82,14 @@ inline std::vector<Case> cases() {
   };
   // ---- training GPU-hours (±30%) ----
   training("llama2-7b-pretrain-a100", "llama-2-7b", 0, "a100-80gb-sxm4", 2e12, 4096, 2048, 184320, "184,320 GPU-hours",
-           "Llama 2 7B, 2.0T tokens, seq 4096, BF16, A100-80GB", "Llama 2 model card (meta-llama/llama-models models/llama2/MODEL_CARD.md); arXiv 2307.09288 table 52");
+           "Llama 2 7B, 2.0T tokens, seq 4096, BF16, A100-80GB",
+           "Llama 2 model card (meta-llama/llama-models models/llama2/MODEL_CARD.md); arXiv 2307.09288 table 52");
   training("llama2-13b-pretrain-a100", "llama-2-13b", 0, "a100-80gb-sxm4", 2e12, 4096, 2048, 368640,
            "368,640 GPU-hours", "Llama 2 13B, 2.0T tokens, seq 4096, BF16, A100-80GB", "Llama 2 model card");
   training("llama2-70b-pretrain-a100", "llama-2-70b", 0, "a100-80gb-sxm4", 2e12, 4096, 2048, 1720320,
            "1,720,320 GPU-hours", "Llama 2 70B (GQA), 2.0T tokens, seq 4096, BF16, A100-80GB", "Llama 2 model card");
-  training("llama1-65b-pretrain-a100", "", 65.2e9, "a100-80gb-sxm4", 1.4e12, 2048, 2048, 1022362,
-           "1,022,362 GPU-hours", "LLaMA 65.2B (shape inferred), 1.4T tokens, seq 2048, 2048 x A100-80GB",
+  training("llama1-65b-pretrain-a100", "", 65.2e9, "a100-80gb-sxm4", 1.4e12, 2048, 2048, 1022362, "1,022,362 GPU-hours",
+           "LLaMA 65.2B (shape inferred), 1.4T tokens, seq 2048, 2048 x A100-80GB",
            "LLaMA paper, arXiv 2302.13971, table 15 and section 2.4");
   training("llama1-7b-pretrain-a100", "", 6.7e9, "a100-80gb-sxm4", 1e12, 2048, 2048, 82432, "82,432 GPU-hours",
            "LLaMA 6.7B (shape inferred), 1.0T tokens, seq 2048, A100-80GB", "LLaMA paper, arXiv 2302.13971, table 15");
@@ -104,8 +106,8 @@ inline std::vector<Case> cases() {
   training("llama31-70b-pretrain-h100", "llama-3.1-70b", 0, "h100-sxm5", 15e12, 8192, 8192, 7.0e6, "7.0M GPU-hours",
            "Llama 3.1 70B, ~15T tokens, seq 8192, BF16, H100-80GB (card's total may include later stages)",
            "Llama 3.1 model card");
-  training("falcon-180b-pretrain-a100", "", 180e9, "a100-40gb-sxm4", 3.5e12, 2048, 4096, 7.0e6,
-           "~7,000,000 GPU-hours", "Falcon 180B (shape inferred), 3.5T tokens, up to 4096 x A100-40GB",
+  training("falcon-180b-pretrain-a100", "", 180e9, "a100-40gb-sxm4", 3.5e12, 2048, 4096, 7.0e6, "~7,000,000 GPU-hours",
+           "Falcon 180B (shape inferred), 3.5T tokens, up to 4096 x A100-40GB",
            "Hugging Face blog 'Spread Your Wings: Falcon 180B is here' (2023-09)");
   training("mpt-7b-pretrain-a100", "", 6.7e9, "a100-40gb-sxm4", 1e12, 2048, 440, 100320,
            "440 x A100-40GB for about 9.5 days (= 100,320 GPU-hours)",
@@ -158,8 +160,8 @@ inline std::vector<Case> cases() {
          "pytorch/torchtune README, Llama 3.1 memory table (2024-09)", [](Request& r) {
            r.task = Task::lora;
            r.lora_rank = 16;
-           r.lora_targets = {LoraTarget::q, LoraTarget::v, LoraTarget::o, LoraTarget::gate, LoraTarget::up,
-                             LoraTarget::down};
+           r.lora_targets = {LoraTarget::q,    LoraTarget::v,  LoraTarget::o,
+                             LoraTarget::gate, LoraTarget::up, LoraTarget::down};
            r.micro_batch = 2;
            r.seq_len = 2048;
            r.recompute = Recompute::full;
@@ -267,17 +269,15 @@ inline ModelShape opt_13b() {
 inline Result evaluate(const Case& c, const Catalog& catalog, const ModelCatalog& models) {
   Result result;
   result.c = &c;
-  const ModelShape model = c.model == "opt-13b"  ? opt_13b()
-                           : c.model.empty()     ? infer_shape(c.params)
-                                                 : models.resolve(c.model);
+  const ModelShape model = c.model == "opt-13b" ? opt_13b()
+                           : c.model.empty()    ? infer_shape(c.params)
+                                                : models.resolve(c.model);
   Request request;
   request.params = model.params;
   c.setup(request);
   const GpuSpec& gpu = catalog.resolve(c.gpu);
   switch (c.metric) {
-    case Metric::kv_bytes:
-      result.estimate = model.kv_bytes(c.kv_tokens, 2.0);
-      break;
+    case Metric::kv_bytes: result.estimate = model.kv_bytes(c.kv_tokens, 2.0); break;
     case Metric::gpu_hours: {
       const Estimate e = estimate(request, model, gpu);
       if (e.training) {
@@ -310,11 +310,11 @@ inline Result evaluate(const Case& c, const Catalog& catalog, const ModelCatalog
 
 inline std::string format_value(double value, Metric metric) {
   switch (metric) {
-    case Metric::gpu_hours: return value >= 1e6 ? fmt::format("{:.2f}M GPU-h", value / 1e6)
-                                                : fmt::format("{:.0f}k GPU-h", value / 1e3);
+    case Metric::gpu_hours:
+      return value >= 1e6 ? fmt::format("{:.2f}M GPU-h", value / 1e6) : fmt::format("{:.0f}k GPU-h", value / 1e3);
     case Metric::peak_memory_gb: return fmt::format("{:.1f} GB", value);
-    case Metric::kv_bytes: return value >= 1e8 ? fmt::format("{:.3f} GiB", value / 1073741824.0)
-                                               : fmt::format("{:.0f} KiB", value / 1024.0);
+    case Metric::kv_bytes:
+      return value >= 1e8 ? fmt::format("{:.3f} GiB", value / 1073741824.0) : fmt::format("{:.0f} KiB", value / 1024.0);
     case Metric::tokens_per_s: return fmt::format("{:.1f} tok/s", value);
   }
   return "?";
@@ -329,7 +329,8 @@ inline std::string report_table(const Catalog& catalog, const ModelCatalog& mode
     const Result r = evaluate(c, catalog, models);
     std::string estimate = format_value(r.estimate, c.metric);
     if (r.range) {
-      estimate += fmt::format(" ({} - {})", format_value(r.range->low, c.metric), format_value(r.range->high, c.metric));
+      estimate +=
+          fmt::format(" ({} - {})", format_value(r.range->low, c.metric), format_value(r.range->high, c.metric));
     }
     out += fmt::format("| {} | {} | {} | {} | {} | {:+.0f}% | ±{:.0f}% | {} |\n", c.id, c.kind, c.conditions,
                        c.published_text, estimate, 100.0 * r.error, 100.0 * c.tolerance, c.source);
