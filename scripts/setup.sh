@@ -23,8 +23,9 @@ if [ "$mode" = test ]; then
   # The golden tests validate JSON with python3-jsonschema and render the HTML
   # report in headless Chromium (with CJK fonts for the Chinese report).
   packages+=(python3 python3-jsonschema chromium fonts-noto-cjk)
-  # The sanitizer build uses g++; the fuzz targets need clang and libFuzzer.
-  packages+=(clang-14 libfuzzer-14-dev)
+  # The sanitizer build uses g++; the fuzz targets need clang and libFuzzer;
+  # CI checks the formatting with clang-format-14.
+  packages+=(clang-14 libfuzzer-14-dev clang-format-14)
   # CI builds the benchmarks so they keep compiling (docs/performance.md).
   packages+=(libbenchmark-dev)
 fi
