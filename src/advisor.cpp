@@ -155,7 +155,7 @@ std::vector<std::string> rationale_for(const Request& request, const Recommendat
     }
   } else if (c.rent_usd_per_gpu_hour) {
     const auto& price = *c.rent_usd_per_gpu_hour;
-    const std::string where = c.price_basis == "--price" ? say(language, Phrase::your_price)
+    const std::string where = c.price_basis == PriceBasis::user_price ? say(language, Phrase::your_price)
                               : price.low == price.high
                                   ? say(language, Phrase::one_quote)
                                   : say(language, Phrase::quotes, format::money(price.low), format::money(price.high));

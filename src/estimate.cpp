@@ -9,6 +9,12 @@
 
 namespace gpu_advise {
 
+std::span<const EnumName<PriceBasis>> names(PriceBasis) {
+  static constexpr EnumName<PriceBasis> table[] = {{PriceBasis::catalog_quotes, "catalog quotes"},
+                                                   {PriceBasis::user_price, "--price"}};
+  return table;
+}
+
 namespace {
 
 Range scale(const Range& r, double factor) { return {r.low * factor, r.typical * factor, r.high * factor}; }
@@ -474,15 +480,15 @@ InferenceEstimate inference_performance(const Request& request, const ModelShape
 
 // ---- cost ----
 
-std::optional<Range> rent_price(const Request& request, const GpuSpec& gpu, std::string& basis) {
+std::optional<Range> rent_price(const Request& request, const GpuSpec& gpu, PriceBasis& basis) {
   for (const auto& override_price : request.prices) {
     if (override_price.gpu_id == gpu.id) {
-      basis = "--price";
+      basis = PriceBasis::user_price;
       const double usd = override_price.usd_per_gpu_hour;
       return Range{usd, usd, usd};
     }
   }
-  basis = "catalog quotes";
+  basis = PriceBasis::catalog_quotes;
   return price_range(gpu.rent_usd_per_gpu_hour, request.region);
 }
 

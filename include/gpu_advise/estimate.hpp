@@ -58,9 +58,13 @@ struct InferenceEstimate {
   Range tpot_ms;            // time per output token per sequence, at `concurrency`
 };
 
+// Where a rent price comes from.
+enum class PriceBasis { catalog_quotes, user_price };
+[[nodiscard]] std::span<const EnumName<PriceBasis>> names(PriceBasis);  // "catalog quotes", "--price"
+
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
-  std::string price_basis;                      // "catalog quotes" or "--price"
+  PriceBasis price_basis = PriceBasis::catalog_quotes;
   std::optional<Range> rent_usd;                // training: the run; inference: per hour of serving
   std::optional<Range> purchase_usd;            // the cards (capex)
   std::optional<Range> buy_usd;                 // training: amortised cards + energy for the run; inference: per month

@@ -207,7 +207,7 @@ ordered recommendation_json(const Recommendation& r, bool explain) {
   }
   out["cost_usd"] = ordered{
       {"rent_per_gpu_hour", optional_range(e.cost.rent_usd_per_gpu_hour)},
-      {"price_basis", e.cost.price_basis},
+      {"price_basis", to_string(e.cost.price_basis)},
       {"rent", optional_range(e.cost.rent_usd)},
       {"rent_basis", e.training ? "whole run" : "per hour of serving"},
       {"purchase", optional_range(e.cost.purchase_usd)},

@@ -239,7 +239,7 @@ TEST_CASE("a --price override replaces the catalog quotes", "[estimate]") {
   r.prices.push_back(PriceOverride{"g80", 0.5});
   const Estimate e = estimate(r, infer_shape(7e9), test::card("g80", 80, 2000, 312, 8, 2.0));
   CHECK(e.cost.rent_usd_per_gpu_hour->typical == 0.5);
-  CHECK(e.cost.price_basis == "--price");
+  CHECK(e.cost.price_basis == PriceBasis::user_price);
 }
 
 TEST_CASE("no estimate is negative or NaN across sizes, tasks and cards", "[estimate][property]") {
