@@ -93,7 +93,7 @@ void BM_BatchRequest(benchmark::State& state) {
   const ModelShape model = infer_shape(r.params);
   for (auto _ : state) {
     const Report report = advise(r, model, catalog(), rules());
-    benchmark::DoNotOptimize(render_json(report, JsonStyle::line));
+    benchmark::DoNotOptimize(render_json(report, Language::en, JsonStyle::line));
   }
   state.SetItemsProcessed(state.iterations());
   state.SetLabel(std::string(to_string(r.task)));
@@ -121,7 +121,7 @@ void BM_RequestCount(benchmark::State& state) {
   for (auto _ : state) {
     for (std::int64_t i = 0; i < state.range(0); ++i) {
       const Report report = advise(request(tasks[i % 5]), model, catalog(), rules());
-      benchmark::DoNotOptimize(render_json(report, JsonStyle::line));
+      benchmark::DoNotOptimize(render_json(report, Language::en, JsonStyle::line));
     }
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));

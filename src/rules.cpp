@@ -399,19 +399,30 @@ void RuleSet::merge(const RuleSet& overlay) {
   }
 }
 
-std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, Language language) {
+const std::string& Finding::message_in(Language language) const {
+  static const std::string none;
+  auto it = message.find(language);
+  if (it == message.end()) {
+    it = message.find(Language::en);
+  }
+  return it == message.end() ? none : it->second;
+}
+
+std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts) {
   std::vector<Finding> out;
   out.reserve(rules.rules().size());
   for (const auto& rule : rules.rules()) {
     Finding finding{rule.id, rule.effect, rule.points, rule.when.matches(facts), {}};
     if (finding.fired) {
-      auto it = rule.message.find(language);
-      if (it == rule.message.end()) {
-        it = rule.message.find(Language::en);
+      for (const Language language : {Language::en, Language::zh}) {
+        auto it = rule.message.find(language);
+        if (it == rule.message.end()) {
+          it = rule.message.find(Language::en);
+        }
+        const bool translated = it != rule.message.end() && it->first == language;
+        finding.message[language] = render_message(it == rule.message.end() ? rule.id : it->second, facts,
+                                                   translated ? language : Language::en);
       }
-      const bool translated = it != rule.message.end() && it->first == language;
-      finding.message =
-          render_message(it == rule.message.end() ? rule.id : it->second, facts, translated ? language : Language::en);
     }
     out.push_back(std::move(finding));
   }
@@ -539,6 +550,7 @@ class RulesParser {
       return rule;
     }
     rule.origin = fmt::format("{}:{}", m_diagnostics.source(), yaml::line_of(node));
+    rule.from_user = m_role == RulesRole::overlay;  // a --rules file, not data/rules.yaml
     rule.id = map.string("id", Presence::required).value_or("");
     if (const auto when = map.node("when", Presence::required)) {
       rule.when = read_condition(*when, map.child_path("when"));

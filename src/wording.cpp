@@ -152,6 +152,7 @@ constexpr Entry entries[] = {
    "需要超过 {0} 张卡（{2} 张时每卡 {1:.1f} GiB；可用 {3:.1f} GiB）"},
   {Phrase::not_selected, "not selected by --gpu", "未被 --gpu 选中"},
   {Phrase::rule_reason, "{} (rule {})", "{}（规则 {}）"},
+  {Phrase::unmatched_rule, "rule {} ({}) matched no card in this request", "规则 {}（{}）在本次请求中没有匹配任何卡"},
   {Phrase::budget_no_price_rent, "no sourced rental price to check against the {} budget",
    "没有有来源的租用价格，无法核对 {} 的预算"},
   {Phrase::budget_no_price_buy, "no sourced purchase price to check against the {} budget",

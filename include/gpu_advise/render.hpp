@@ -24,13 +24,15 @@ struct TextStyle {
   bool color = false;
   int width = 0;
 };
-[[nodiscard]] std::string render_text(const Report& report, const TextStyle& style = {});
+[[nodiscard]] std::string render_text(const Report& report, Language language = Language::en,
+                                      const TextStyle& style = {});
 // A consultant's report: Markdown, and one self-contained HTML file (inline
 // CSS and SVG charts, no scripts, A4 print).
-[[nodiscard]] std::string render_markdown(const Report& report);
-[[nodiscard]] std::string render_html(const Report& report);
+[[nodiscard]] std::string render_markdown(const Report& report, Language language = Language::en);
+[[nodiscard]] std::string render_html(const Report& report, Language language = Language::en);
 enum class JsonStyle { pretty, line };
-[[nodiscard]] std::string render_json(const Report& report, JsonStyle style = JsonStyle::pretty);
+[[nodiscard]] std::string render_json(const Report& report, Language language = Language::en,
+                                      JsonStyle style = JsonStyle::pretty);
 // A batch line that could not be evaluated: {"schema_version", "line", "status": 2, "error"}.
 [[nodiscard]] std::string render_batch_error(std::size_t line, const std::string& message);
 

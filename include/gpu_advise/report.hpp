@@ -2,8 +2,10 @@
 // recommendations with their estimates and reasons, and the rejected cards.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "gpu_advise/catalog.hpp"
@@ -35,15 +37,32 @@ struct Recommendation {
   GpuSpec gpu;
   Estimate estimate;
   ScoreBreakdown score;
-  std::string layout_text;         // the layout in words ("tensor parallel 4")
-  std::vector<std::string> notes;  // the estimate's caveats in words
-  std::vector<std::string> rationale;
+  bool cheapest = false;          // the lowest known cost of the cards that fit
+  bool fastest = false;           // the fastest of the cards that fit
   std::vector<Finding> findings;  // every rule's verdict on this card (fired ones first)
 };
 
+// Why a card is not recommended: facts, which words.hpp turns into sentences.
+struct NotSelected {};  // --gpu named other cards
+struct RuleRejection {  // a rule with a reject effect fired
+  std::string rule_id;
+  std::map<Language, std::string> message;
+};
+struct NoPriceForBudget {  // a budget amount, and no price to check it against
+  CostMode mode = CostMode::rent;
+  double budget_usd = 0;
+};
+struct OverBudget {  // the plan costs more than the budget amount
+  enum class Cost { cards, run, month };
+  Cost cost = Cost::run;
+  double cost_usd = 0;
+  double budget_usd = 0;
+};
+using RejectReason = std::variant<Shortfall, NotSelected, RuleRejection, NoPriceForBudget, OverBudget>;
+
 struct Rejection {
   GpuSpec gpu;
-  std::vector<std::string> reasons;
+  std::vector<RejectReason> reasons;
   std::vector<Finding> findings;
 };
 
@@ -58,20 +77,25 @@ struct WayOut {
   std::optional<double> wall_hours;         // training: typical wall time on this way out
 };
 
+// A rule from a --rules file that matched no card in this request.
+struct UnmatchedRule {
+  std::string rule_id;
+  std::string origin;  // FILE:LINE
+};
+
+// Facts only: no sentence and no language. The renderers say them, in the
+// language they are given, through words.hpp.
 struct Report {
-  Language language = Language::en;  // of every sentence below
   std::string tool_version;
   CatalogInfo catalog;
   Request request;
   ModelShape model;
-  std::string model_label;                      // the model for people: "Llama 3.1 70B", "a 70B model"
   std::vector<Recommendation> recommendations;  // best first, cut to --top
   std::size_t omitted = 0;                      // feasible cards cut by --top
   std::vector<Rejection> rejected;
   std::vector<WayOut> ways_out;
-  std::vector<std::string> assumptions;
-  std::optional<int> batch_line;      // batch: the input line this report answers
-  std::vector<std::string> warnings;  // about the run as a whole (a rule file's rule that matched no card)
+  std::optional<int> batch_line;               // batch: the input line this report answers
+  std::vector<UnmatchedRule> unmatched_rules;  // about the run as a whole
 
   [[nodiscard]] bool anything_fits() const { return !recommendations.empty() || omitted > 0; }
 };

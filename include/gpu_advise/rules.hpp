@@ -71,6 +71,7 @@ struct Rule {
   double points = 0;                        // added to the score (score, and optionally note or warning)
   std::map<Language, std::string> message;  // templates with {field} placeholders
   std::string origin;                       // FILE:LINE
+  bool from_user = false;                   // from a --rules file rather than the embedded rules
 };
 
 // Scoring weights for one budget tier.
@@ -113,10 +114,14 @@ struct Finding {
   EffectKind effect = EffectKind::note;
   double points = 0;
   bool fired = false;
-  std::string message;  // rendered in the chosen language; empty when not fired
+  std::map<Language, std::string> message;  // rendered in each language; empty when not fired
+
+  // The message in `language` (English where the rule has no translation).
+  [[nodiscard]] const std::string& message_in(Language language) const;
 };
 
-[[nodiscard]] std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, Language language);
+// Every rule's verdict on one card, each fired rule's message rendered in both languages.
+[[nodiscard]] std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts);
 
 // Fills {field} placeholders with the facts' values, formatted for people.
 [[nodiscard]] std::string render_message(std::string_view text, const Facts& facts, Language language = Language::en);

@@ -123,6 +123,7 @@ enum class Phrase {
   why_too_many,
   not_selected,
   rule_reason,
+  unmatched_rule,
   budget_no_price_rent,
   budget_no_price_buy,
   budget_over_cards,

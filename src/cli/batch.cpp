@@ -236,9 +236,9 @@ BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchCo
         line_flags.lang.empty() ? context.language : parse_choice<Language>(line_flags.lang, "lang");
     const ModelShape model = resolve_model(line_flags, context.presets);
     const Request request = to_request(line_flags, context.catalog, model);
-    Report report = advise(request, model, context.catalog, context.rules, language);
+    Report report = advise(request, model, context.catalog, context.rules);
     report.batch_line = static_cast<int>(std::min<std::size_t>(number, 2147483647));
-    return BatchAnswer{render_json(report, JsonStyle::line), report.anything_fits() ? 0 : 1};
+    return BatchAnswer{render_json(report, language, JsonStyle::line), report.anything_fits() ? 0 : 1};
   } catch (...) {
     const std::string message = failure_message();
     return BatchAnswer{error_line(number, message.empty() ? std::string_view("internal error") : message), 2};

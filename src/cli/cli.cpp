@@ -465,16 +465,16 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       throw UsageError("compare needs two or more different cards");
     }
   }
-  const Report report = advise(request, model, catalog, rules, language);
+  const Report report = advise(request, model, catalog, rules);
   const bool to_file = cli::to_file(flags);
   std::string rendered;
   switch (format) {
     case OutputFormat::text:
-      rendered = render_text(report, TextStyle{use_color(flags.color, to_file), text_width(to_file)});
+      rendered = render_text(report, language, TextStyle{use_color(flags.color, to_file), text_width(to_file)});
       break;
-    case OutputFormat::json: rendered = render_json(report); break;
-    case OutputFormat::markdown: rendered = render_markdown(report); break;
-    case OutputFormat::html: rendered = render_html(report); break;
+    case OutputFormat::json: rendered = render_json(report, language); break;
+    case OutputFormat::markdown: rendered = render_markdown(report, language); break;
+    case OutputFormat::html: rendered = render_html(report, language); break;
   }
   emit(flags, rendered, out, closed);
   return static_cast<int>(report.anything_fits() ? ExitCode::ok : ExitCode::nothing_fits);

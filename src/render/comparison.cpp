@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "gpu_advise/advisor.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/wording.hpp"
+#include "gpu_advise/words.hpp"
 #include "quantity_format.hpp"
 
 namespace gpu_advise::render {
@@ -20,8 +20,7 @@ std::string money_range(const std::optional<Range>& r) {
 }
 }  // namespace
 
-Comparison comparison(const Report& report) {
-  const Language l = report.language;
+Comparison comparison(const Report& report, Language l) {
   const Request& r = report.request;
   Comparison c;
   c.header.push_back("");
@@ -51,12 +50,12 @@ Comparison comparison(const Report& report) {
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     verdict.push_back(fitting[i]
                           ? fmt::format("#{}", fitting[i]->rank)
-                          : pick(l, "no: ", "否：") + (rejected[i] ? text::join(rejected[i]->reasons, "; ") : ""));
+                          : pick(l, "no: ", "否：") + (rejected[i] ? text::join(reasons(*rejected[i], l), "; ") : ""));
   }
   c.rows.push_back(verdict);
   row(say(l, Phrase::col_score), [](const Recommendation& x) { return fmt::format("{:.0f}", x.score.total); });
   row(say(l, Phrase::col_count), [](const Recommendation& x) { return std::to_string(x.estimate.count); });
-  row(say(l, Phrase::col_layout), [](const Recommendation& x) { return x.layout_text; });
+  row(say(l, Phrase::col_layout), [&](const Recommendation& x) { return describe(x.estimate.layout, r.task, l); });
   row(say(l, Phrase::col_memory), [](const Recommendation& x) {
     return fmt::format("{} / {}", format::gib(x.estimate.per_gpu.total()), format::number(x.gpu.memory.capacity_gib));
   });
@@ -87,12 +86,14 @@ Comparison comparison(const Report& report) {
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     std::vector<std::string> lines;
     if (fitting[i]) {
-      lines = fitting[i]->rationale;
+      for (auto& sentence : rationale(r, *fitting[i], l)) {
+        lines.push_back(std::move(sentence.text));
+      }
     } else if (rejected[i]) {
-      lines = rejected[i]->reasons;
+      lines = reasons(*rejected[i], l);
       for (const auto& f : rejected[i]->findings) {
         if (f.fired && f.effect != EffectKind::reject) {
-          lines.push_back(f.message);
+          lines.push_back(f.message_in(l));
         }
       }
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpu_advise/report.hpp"
+#include "gpu_advise/wording.hpp"
 
 namespace gpu_advise::render {
 
@@ -16,6 +17,6 @@ struct Comparison {
   std::vector<std::pair<std::string, std::vector<std::string>>> notes;  // card name, its reasons and notes
 };
 
-[[nodiscard]] Comparison comparison(const Report& report);
+[[nodiscard]] Comparison comparison(const Report& report, Language language);
 
 }  // namespace gpu_advise::render

@@ -6,6 +6,7 @@
 
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/units.hpp"
+#include "gpu_advise/words.hpp"
 
 namespace gpu_advise {
 
@@ -145,20 +146,21 @@ ordered model_json(const ModelShape& m) {
 
 bool is_training_layout(const Estimate& e) { return e.training.has_value(); }
 
-ordered findings_json(const std::vector<Finding>& findings, bool all) {
+ordered findings_json(const std::vector<Finding>& findings, bool all, Language language) {
   ordered out = ordered::array();
   for (const auto& f : findings) {
     if (!f.fired && !all) {
       continue;
     }
     ordered item{{"id", f.rule_id}, {"effect", to_string(f.effect)}, {"points", f.points}, {"fired", f.fired}};
-    item["message"] = f.fired ? ordered(f.message) : ordered(nullptr);
+    item["message"] = f.fired ? ordered(f.message_in(language)) : ordered(nullptr);
     out.push_back(item);
   }
   return out;
 }
 
-ordered recommendation_json(const Recommendation& r, bool explain) {
+ordered recommendation_json(const Recommendation& r, const Request& request, Language language) {
+  const bool explain = request.explain;
   const Estimate& e = r.estimate;
   ordered out;
   out["rank"] = r.rank;
@@ -169,7 +171,7 @@ ordered recommendation_json(const Recommendation& r, bool explain) {
                           {"pipeline_parallel", e.layout.pipeline},
                           {"data_parallel", e.layout.data},
                           {"zero_stage", is_training_layout(e) ? ordered(e.layout.zero_stage) : ordered(nullptr)},
-                          {"description", r.layout_text}};
+                          {"description", describe(e.layout, request.task, language)}};
   out["memory_gb"] = ordered{{"per_gpu", gb(e.per_gpu.total())},
                              {"capacity_per_gpu", gb(e.capacity_bytes)},
                              {"usable_per_gpu", gb(e.usable_bytes)},
@@ -226,9 +228,13 @@ ordered recommendation_json(const Recommendation& r, bool explain) {
                                              {"speed", r.score.speed_weight},
                                              {"headroom", r.score.headroom_weight},
                                              {"ecosystem", r.score.risk_weight}}}};
-  out["rationale"] = r.rationale;
-  out["notes"] = r.notes;
-  out["rules"] = findings_json(r.findings, explain);
+  ordered rationale = ordered::array();
+  for (const auto& sentence : gpu_advise::rationale(request, r, language)) {
+    rationale.push_back(sentence.text);
+  }
+  out["rationale"] = rationale;
+  out["notes"] = notes(r, language);
+  out["rules"] = findings_json(r.findings, explain, language);
   return out;
 }
 
@@ -310,28 +316,29 @@ std::string render_batch_error(std::size_t line, const std::string& message) {
               JsonStyle::line);
 }
 
-std::string render_json(const Report& report, JsonStyle style) {
+std::string render_json(const Report& report, Language language, JsonStyle style) {
   ordered out;
   out["schema_version"] = json_schema_version;
   if (report.batch_line) {
     out["line"] = *report.batch_line;
   }
   out["tool"] = ordered{{"name", "gpu-advise"}, {"version", report.tool_version}};
-  out["language"] = to_string(report.language);
+  out["language"] = to_string(language);
   out["catalog"] = ordered{{"version", report.catalog.version}, {"updated", report.catalog.updated}};
   out["request"] = request_json(report.request);
   out["model"] = model_json(report.model);
   out["outcome"] = report.anything_fits() ? "recommended" : "nothing_fits";
   ordered recommendations = ordered::array();
   for (const auto& r : report.recommendations) {
-    recommendations.push_back(recommendation_json(r, report.request.explain));
+    recommendations.push_back(recommendation_json(r, report.request, language));
   }
   out["recommendations"] = recommendations;
   out["omitted"] = report.omitted;
   ordered rejected = ordered::array();
   for (const auto& r : report.rejected) {
-    rejected.push_back(ordered{
-        {"gpu", gpu_ref(r.gpu)}, {"reasons", r.reasons}, {"rules", findings_json(r.findings, report.request.explain)}});
+    rejected.push_back(ordered{{"gpu", gpu_ref(r.gpu)},
+                               {"reasons", reasons(r, language)},
+                               {"rules", findings_json(r.findings, report.request.explain, language)}});
   }
   out["rejected"] = rejected;
   ordered ways = ordered::array();
@@ -344,8 +351,12 @@ std::string render_json(const Report& report, JsonStyle style) {
                            {"wall_hours", optional_value(w.wall_hours)}});
   }
   out["ways_out"] = ways;
-  out["assumptions"] = report.assumptions;
-  out["warnings"] = report.warnings;
+  out["assumptions"] = assumptions(report.request, report.model, language);
+  ordered warnings = ordered::array();
+  for (const auto& rule : report.unmatched_rules) {
+    warnings.push_back(describe(rule, language));
+  }
+  out["warnings"] = warnings;
   return dump(out, style);
 }
 

@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "gpu_advise/advisor.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/wording.hpp"
+#include "gpu_advise/words.hpp"
 #include "quantity_format.hpp"
 #include "render/comparison.hpp"
 
@@ -72,13 +72,13 @@ std::string range_money(const std::optional<Range>& r) {
   return fmt::format("{} ({} - {})", format::money(r->typical), format::money(r->low), format::money(r->high));
 }
 
-std::vector<Block> build(const Report& report) {
-  const Language l = report.language;
+std::vector<Block> build(const Report& report, Language l) {
+  const std::string model_name = model_label(report.model, l);
   const Request& r = report.request;
   const bool training = is_training(r.task);
   std::vector<Block> doc;
   const std::string model =
-      l == Language::zh && report.model.source != ModelSource::inferred ? " " + report.model_label : report.model_label;
+      l == Language::zh && report.model.source != ModelSource::inferred ? " " + model_name : model_name;
   doc.push_back(Heading{1, say(l, Phrase::report_title, describe(r.task, l), model)});
 
   // ---- summary
@@ -89,14 +89,14 @@ std::vector<Block> build(const Report& report) {
   }
   doc.push_back(TableBlock{
       {say(l, Phrase::label_workload), ""},
-      {{say(l, Phrase::label_model), report.model_label},
+      {{say(l, Phrase::label_model), model_name},
        {say(l, Phrase::label_task), describe(r.task, l)},
        {say(l, Phrase::label_budget), budget},
        {say(l, Phrase::label_region), say(l, r.region == Region::cn ? Phrase::region_cn : Phrase::region_global)},
        {say(l, Phrase::label_mode), say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)}},
       {false, false}});
   if (!r.compare.empty()) {
-    const render::Comparison c = render::comparison(report);
+    const render::Comparison c = render::comparison(report, l);
     doc.push_back(Heading{2, l == Language::zh ? "并列对比" : "Side by side"});
     TableBlock table{c.header, c.rows, std::vector<bool>(c.header.size(), false)};
     doc.push_back(table);
@@ -119,8 +119,14 @@ std::vector<Block> build(const Report& report) {
     // ---- the recommendation
     const auto& best = report.recommendations.front();
     doc.push_back(Heading{2, say(l, Phrase::section_recommendation)});
-    doc.push_back(Paragraph{say(l, Phrase::best, best.estimate.count, best.gpu.name) + " — " + best.layout_text, true});
-    doc.push_back(Bullets{best.rationale});
+    doc.push_back(Paragraph{
+        say(l, Phrase::best, best.estimate.count, best.gpu.name) + " — " + describe(best.estimate.layout, r.task, l),
+        true});
+    Bullets why;
+    for (auto& sentence : rationale(r, best, l)) {
+      why.items.push_back(std::move(sentence.text));
+    }
+    doc.push_back(why);
 
     // ---- comparison
     doc.push_back(Heading{2, say(l, Phrase::section_comparison)});
@@ -148,7 +154,7 @@ std::vector<Block> build(const Report& report) {
       const auto& cost = e.training ? (r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd)
                                     : (r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd);
       table.rows.push_back(
-          {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), rec.layout_text,
+          {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), describe(e.layout, r.task, l),
            fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)), speed,
            range_money(cost), fmt::format("{:.0f}", rec.score.total)});
     }
@@ -212,10 +218,10 @@ std::vector<Block> build(const Report& report) {
       const auto& rec = report.recommendations[i];
       for (const auto& f : rec.findings) {
         if (f.fired && f.effect != EffectKind::score) {
-          risks.items.push_back(fmt::format("{}: {}", rec.gpu.name, f.message));
+          risks.items.push_back(fmt::format("{}: {}", rec.gpu.name, f.message_in(l)));
         }
       }
-      for (const auto& note : rec.notes) {
+      for (const auto& note : notes(rec, l)) {
         risks.items.push_back(fmt::format("{}: {}", rec.gpu.name, note));
       }
     }
@@ -231,17 +237,21 @@ std::vector<Block> build(const Report& report) {
     doc.push_back(Heading{2, say(l, Phrase::section_rejected)});
     TableBlock rejected{{say(l, Phrase::col_gpu), say(l, Phrase::col_reason)}, {}, {false, false}};
     for (const auto& rej : report.rejected) {
-      rejected.rows.push_back({rej.gpu.name, text::join(rej.reasons, l == Language::zh ? "；" : "; ")});
+      rejected.rows.push_back({rej.gpu.name, text::join(reasons(rej, l), l == Language::zh ? "；" : "; ")});
     }
     doc.push_back(rejected);
   }
 
   // ---- assumptions
   doc.push_back(Heading{2, say(l, Phrase::section_assumptions)});
-  doc.push_back(Bullets{report.assumptions});
-  if (!report.warnings.empty()) {
+  doc.push_back(Bullets{assumptions(r, report.model, l)});
+  if (!report.unmatched_rules.empty()) {
     doc.push_back(Heading{3, say(l, Phrase::warnings)});
-    doc.push_back(Bullets{report.warnings});
+    Bullets warnings;
+    for (const auto& rule : report.unmatched_rules) {
+      warnings.items.push_back(describe(rule, l));
+    }
+    doc.push_back(warnings);
   }
 
   // ---- sources of every catalog figure used (the cards shown)
@@ -559,8 +569,8 @@ std::string to_html(const std::vector<Block>& doc, Language language) {
 
 }  // namespace
 
-std::string render_markdown(const Report& report) { return to_markdown(build(report)); }
+std::string render_markdown(const Report& report, Language language) { return to_markdown(build(report, language)); }
 
-std::string render_html(const Report& report) { return to_html(build(report), report.language); }
+std::string render_html(const Report& report, Language language) { return to_html(build(report, language), language); }
 
 }  // namespace gpu_advise

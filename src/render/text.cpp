@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "gpu_advise/advisor.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/wording.hpp"
+#include "gpu_advise/words.hpp"
 #include "quantity_format.hpp"
 #include "render/comparison.hpp"
 #include "render/table.hpp"
@@ -37,16 +37,16 @@ struct Paint {
   [[nodiscard]] std::string dim(const std::string& t) const { return wrap("2", t); }
 };
 
-std::string header_line(const Report& report) {
+std::string header_line(const Report& report, Language l) {
   const Request& r = report.request;
-  const Language l = report.language;
+  const std::string label = model_label(report.model, l);
   std::string budget = describe(r.budget, l);
   if (r.budget_usd) {
     budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd));
   }
-  const std::string model = report.model.source == ModelSource::inferred ? report.model_label
-                            : l == Language::zh                          ? " " + report.model_label + " "
-                                                                         : report.model_label;
+  const std::string model = report.model.source == ModelSource::inferred ? label
+                            : l == Language::zh                          ? " " + label + " "
+                                                                         : label;
   return say(l, Phrase::header, report.tool_version, describe(r.task, l), model, budget,
              say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)) +
          (r.region == Region::cn ? (l == Language::zh ? "，中国" : ", China") : "");
@@ -82,11 +82,10 @@ std::string score_parts(const ScoreBreakdown& s, Language l) {
   return text;
 }
 
-std::string headline(const Report& report) {
+std::string headline(const Report& report, Language l) {
   const Recommendation& best = report.recommendations.front();
   const Estimate& e = best.estimate;
   const CostMode mode = report.request.mode;
-  const Language l = report.language;
   std::string line = say(l, Phrase::best, e.count, best.gpu.name);
   if (mode == CostMode::rent && e.cost.rent_usd_per_gpu_hour) {
     line += say(l, Phrase::best_rent, format::money(e.cost.rent_usd_per_gpu_hour->typical));
@@ -204,7 +203,7 @@ std::string explain_findings(const std::vector<Finding>& findings, const Paint& 
     if (f.fired) {
       const std::string points = f.points == 0 ? std::string() : fmt::format("{:+g}", f.points);
       out += fmt::format("    {} {} {} {}  {}\n", paint.bold(say(l, Phrase::rule_fired)), f.rule_id,
-                         effect_word(f.effect, l), points, f.message);
+                         effect_word(f.effect, l), points, f.message_in(l));
     } else {
       out += paint.dim(fmt::format("    -  {}", f.rule_id)) + "\n";
     }
@@ -214,14 +213,13 @@ std::string explain_findings(const std::vector<Finding>& findings, const Paint& 
 
 }  // namespace
 
-std::string render_text(const Report& report, const TextStyle& style) {
+std::string render_text(const Report& report, Language l, const TextStyle& style) {
   const Paint paint{style.color};
-  const Language l = report.language;
   const std::size_t width = static_cast<std::size_t>(std::max(style.width, 0));
-  std::string out = paint.bold(bullet(header_line(report), width, "", "")) + "\n";
+  std::string out = paint.bold(bullet(header_line(report, l), width, "", "")) + "\n";
 
   if (!report.request.compare.empty()) {
-    const render::Comparison c = render::comparison(report);
+    const render::Comparison c = render::comparison(report, l);
     std::vector<std::pair<std::string, Align>> columns;
     for (std::size_t i = 0; i < c.header.size(); ++i) {
       columns.emplace_back(c.header[i], i == 0 ? Align::left : Align::right);
@@ -238,7 +236,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
       }
     }
   } else if (report.anything_fits()) {
-    out += paint.good(bullet(headline(report), width, "", "  ")) + "\n";
+    out += paint.good(bullet(headline(report, l), width, "", "  ")) + "\n";
     const bool training = is_training(report.request.task);
     const bool rent = report.request.mode == CostMode::rent;
     Table table({{"#", Align::right},
@@ -264,11 +262,9 @@ std::string render_text(const Report& report, const TextStyle& style) {
     for (std::size_t i = 0; i < report.recommendations.size() && i < explained_picks; ++i) {
       const auto& r = report.recommendations[i];
       out += "\n" + paint.bold(say(l, Phrase::why, r.rank, r.gpu.name, score_parts(r.score, l))) + "\n";
-      for (const auto& line : r.rationale) {
-        const bool warning = line.rfind(say(l, Phrase::warning_line, "", "", "").substr(0, 4), 0) == 0 &&
-                             line.find(l == Language::zh ? "警告" : "warning") == 0;
-        const std::string text = bullet(line, width);
-        out += warning ? paint.warn(text.substr(0, text.size() - 1)) + "\n" : text;
+      for (const auto& line : rationale(report.request, r, l)) {
+        const std::string text = bullet(line.text, width);
+        out += line.warning ? paint.warn(text.substr(0, text.size() - 1)) + "\n" : text;
       }
     }
   } else {
@@ -287,16 +283,16 @@ std::string render_text(const Report& report, const TextStyle& style) {
     std::string lines;
     for (const auto& r : report.rejected) {
       lines += bullet(fmt::format("{}{} {}", r.gpu.name, l == Language::zh ? "：" : ":",
-                                  text::join(r.reasons, l == Language::zh ? "；" : "; ")),
+                                  text::join(reasons(r, l), l == Language::zh ? "；" : "; ")),
                       width);
     }
     out += paint.on ? paint.dim(lines.substr(0, lines.size() - 1)) + "\n" : lines;
   }
 
-  if (!report.warnings.empty()) {
+  if (!report.unmatched_rules.empty()) {
     out += "\n" + paint.bold(say(l, Phrase::warnings)) + "\n";
-    for (const auto& w : report.warnings) {
-      out += paint.warn(bullet(w, width));
+    for (const auto& rule : report.unmatched_rules) {
+      out += paint.warn(bullet(describe(rule, l), width));
     }
   }
 
@@ -310,13 +306,13 @@ std::string render_text(const Report& report, const TextStyle& style) {
       if (r.findings.empty()) {
         continue;  // not considered (--gpu)
       }
-      out += fmt::format("  {} {}: {}\n", say(l, Phrase::rule_rejected), r.gpu.name, text::join(r.reasons, "; "));
+      out += fmt::format("  {} {}: {}\n", say(l, Phrase::rule_rejected), r.gpu.name, text::join(reasons(r, l), "; "));
       out += explain_findings(r.findings, paint, l);
     }
   }
 
   out += fmt::format("\n{}\n", paint.bold(say(l, Phrase::assumptions)));
-  for (const auto& a : report.assumptions) {
+  for (const auto& a : assumptions(report.request, report.model, l)) {
     out += bullet(a, width);
   }
   out += "\n" + say(l, Phrase::footer, report.catalog.version, report.catalog.updated) + "\n";

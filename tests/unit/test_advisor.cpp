@@ -4,6 +4,7 @@
 
 #include "catalog_fixture.hpp"
 #include "gpu_advise/advisor.hpp"
+#include "gpu_advise/words.hpp"
 #include "gpu_fixture.hpp"
 
 using namespace gpu_advise;
@@ -17,11 +18,12 @@ TEST_CASE("every card is either recommended or rejected with a reason", "[adviso
     std::set<std::string> seen;
     for (const auto& r : report.recommendations) {
       seen.insert(r.gpu.id);
-      CHECK_FALSE(r.rationale.empty());
+      CHECK_FALSE(rationale(report.request, r, Language::en).empty());
     }
     for (const auto& r : report.rejected) {
       seen.insert(r.gpu.id);
       CHECK_FALSE(r.reasons.empty());
+      CHECK_FALSE(reasons(r, Language::zh).front().empty());
     }
     CHECK(seen.size() == catalog.size());
   }
@@ -48,7 +50,8 @@ TEST_CASE("the --gpu filter keeps only the chosen cards and rejects the rest as 
   REQUIRE(report.recommendations.size() == 1);
   CHECK(report.recommendations[0].gpu.id == "test-24");
   REQUIRE(report.rejected.size() == 1);
-  CHECK(report.rejected[0].reasons[0] == "not selected by --gpu");
+  CHECK(std::holds_alternative<NotSelected>(report.rejected[0].reasons[0]));
+  CHECK(reasons(report.rejected[0], Language::en)[0] == "not selected by --gpu");
 }
 
 TEST_CASE("a --top limit cuts the list and counts what it cut", "[advisor]") {
@@ -81,7 +84,7 @@ TEST_CASE("assumptions state the defaults that drive the result", "[advisor]") {
       advise(request(70e9, Task::lora), infer_shape(70e9), load_embedded_catalog(), load_embedded_rules());
   const std::string all = [&] {
     std::string s;
-    for (const auto& a : report.assumptions) {
+    for (const auto& a : assumptions(report.request, report.model, Language::en)) {
       s += a + "\n";
     }
     return s;

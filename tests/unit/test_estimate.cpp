@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/units.hpp"
+#include "gpu_advise/words.hpp"
 #include "gpu_fixture.hpp"
 
 using namespace gpu_advise;

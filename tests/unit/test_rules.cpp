@@ -52,7 +52,7 @@ struct World {
 
 bool fires(const std::string& when, const World& world) {
   const RuleSet rules = parse_rules(rule(when), "rules.yaml", RulesRole::overlay);
-  return evaluate(rules, world.facts(), Language::en).front().fired;
+  return evaluate(rules, world.facts()).front().fired;
 }
 
 }  // namespace
@@ -99,8 +99,8 @@ TEST_CASE("availability follows the request's region", "[rules]") {
   const RuleSet rules = parse_rules(
       rule("{field: availability, is: banned}", "{type: reject}", "\"{availability} ({availability_dates})\""),
       "rules.yaml", RulesRole::overlay);
-  const auto findings = evaluate(rules, w.facts(), Language::en);
-  CHECK(findings.front().message == "banned (since 2022-09, verified 2026-01)");
+  const auto findings = evaluate(rules, w.facts());
+  CHECK(findings.front().message_in(Language::en) == "banned (since 2022-09, verified 2026-01)");
 }
 
 TEST_CASE("messages fill placeholders in the chosen language", "[rules]") {
@@ -110,9 +110,10 @@ TEST_CASE("messages fill placeholders in the chosen language", "[rules]") {
       "  - id: r1\n    when: {field: task, is: lora}\n    effect: {type: score, points: 8}\n"
       "    message:\n      en: \"{params} on {gpus} x {gpu}\"\n      zh: \"{params} 用 {gpus} 张 {gpu}\"\n";
   const RuleSet rules = parse_rules(yaml, "rules.yaml", RulesRole::overlay);
-  CHECK(evaluate(rules, w.facts(), Language::en).front().message == "70B on 4 x g80");
-  CHECK(evaluate(rules, w.facts(), Language::zh).front().message == "70B 用 4 张 g80");
-  CHECK(evaluate(rules, w.facts(), Language::en).front().points == 8);
+  const auto findings = evaluate(rules, w.facts());
+  CHECK(findings.front().message_in(Language::en) == "70B on 4 x g80");
+  CHECK(findings.front().message_in(Language::zh) == "70B 用 4 张 g80");
+  CHECK(findings.front().points == 8);
 }
 
 TEST_CASE("rule files are checked at load time with located errors", "[rules]") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpu_advise/advisor.hpp"
+#include "gpu_advise/words.hpp"
 #include "gpu_fixture.hpp"
 
 using namespace gpu_advise;
@@ -55,7 +56,7 @@ TEST_CASE("70B inference bought in China: nothing that cannot be bought there, w
   bool h100_rejected_with_date = false;
   for (const auto& rej : report.rejected) {
     if (rej.gpu.id == "h100-sxm5") {
-      h100_rejected_with_date = rej.reasons.front().find("since 2022-09") != std::string::npos;
+      h100_rejected_with_date = reasons(rej, Language::en).front().find("since 2022-09") != std::string::npos;
     }
   }
   CHECK(h100_rejected_with_date);
@@ -93,7 +94,7 @@ TEST_CASE("a budget cap rejects plans over it, with the amount", "[scenarios]") 
   }
   bool capped = false;
   for (const auto& rej : report.rejected) {
-    for (const auto& reason : rej.reasons) {
+    for (const auto& reason : reasons(rej, Language::en)) {
       capped = capped || reason.find("over the $60.00 budget") != std::string::npos;
     }
   }

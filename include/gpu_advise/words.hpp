@@ -1,0 +1,49 @@
+// Facts into sentences, in one language: the only place the advice is put
+// into words (the phrases themselves are in wording.hpp's table). The
+// renderers call these; the pipeline (advise()) never does.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpu_advise/estimate.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_advise/report.hpp"
+#include "gpu_advise/request.hpp"
+#include "gpu_advise/wording.hpp"
+
+namespace gpu_advise {
+
+[[nodiscard]] std::string describe(Task task, Language language);
+[[nodiscard]] std::string describe(BudgetTier tier, Language language);
+[[nodiscard]] std::string describe(const Layout& layout, Task task, Language language);
+[[nodiscard]] std::string describe(const Shortfall& why, Language language);
+[[nodiscard]] std::string describe(const EstimateNote& note, Language language);
+// One way out of "nothing fits": task, count and card, the flags it drops, price and time.
+[[nodiscard]] std::string describe(const WayOut& way, Language language);
+[[nodiscard]] std::string describe(const RejectReason& reason, Language language);
+[[nodiscard]] std::string describe(const UnmatchedRule& rule, Language language);
+
+// The model for people: "Llama 3.1 70B", "a 70B model".
+[[nodiscard]] std::string model_label(const ModelShape& model, Language language);
+
+// One line of a pick's rationale; `warning` for a rule with a warning effect.
+struct Sentence {
+  std::string text;
+  bool warning = false;
+};
+
+// Why a pick: memory and layout, time or speed, cost, cheapest/fastest, the
+// estimate's caveats, then the lines of the rules that fired on it.
+[[nodiscard]] std::vector<Sentence> rationale(const Request& request, const Recommendation& pick, Language language);
+
+// The estimate's caveats for a pick, in words.
+[[nodiscard]] std::vector<std::string> notes(const Recommendation& pick, Language language);
+
+// Why a card was rejected, one sentence a reason.
+[[nodiscard]] std::vector<std::string> reasons(const Rejection& rejection, Language language);
+
+// The defaults and inputs that drive the result.
+[[nodiscard]] std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language);
+
+}  // namespace gpu_advise

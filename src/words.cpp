@@ -1,0 +1,346 @@
+#include "gpu_advise/words.hpp"
+
+#include <fmt/format.h>
+
+#include "gpu_advise/scoring.hpp"
+#include "gpu_advise/text.hpp"
+#include "gpu_advise/units.hpp"
+#include "quantity_format.hpp"
+
+namespace gpu_advise {
+
+std::string describe(Task task, Language language) {
+  switch (task) {
+    case Task::pretrain: return say(language, Phrase::task_pretrain);
+    case Task::full: return say(language, Phrase::task_full);
+    case Task::lora: return say(language, Phrase::task_lora);
+    case Task::qlora: return say(language, Phrase::task_qlora);
+    case Task::inference: return say(language, Phrase::task_inference);
+  }
+  return "?";
+}
+
+std::string describe(BudgetTier tier, Language language) {
+  switch (tier) {
+    case BudgetTier::low: return say(language, Phrase::tier_low);
+    case BudgetTier::medium: return say(language, Phrase::tier_medium);
+    case BudgetTier::high: return say(language, Phrase::tier_high);
+  }
+  return "?";
+}
+
+std::string describe(const Layout& layout, Task task, Language language) {
+  if (layout.gpus() == 1) {
+    return say(language, Phrase::layout_one);
+  }
+  if (task == Task::inference) {
+    return layout.pipeline == 1 ? say(language, Phrase::layout_tp, layout.tensor)
+                                : say(language, Phrase::layout_tp_pp, layout.tensor, layout.pipeline);
+  }
+  if (task == Task::lora || task == Task::qlora) {
+    return say(language, layout.zero_stage >= 3 ? Phrase::layout_fsdp : Phrase::layout_ddp, layout.data);
+  }
+  std::vector<std::string> parts;
+  if (layout.tensor > 1) {
+    parts.push_back(fmt::format("TP {}", layout.tensor));
+  }
+  if (layout.pipeline > 1) {
+    parts.push_back(fmt::format("PP {}", layout.pipeline));
+  }
+  if (layout.data > 1) {
+    parts.push_back(fmt::format("DP {}", layout.data));
+  }
+  std::string out = text::join(parts, " x ");
+  if (layout.data > 1) {
+    out += fmt::format(", ZeRO-{}", layout.zero_stage);
+  }
+  if (layout.recompute == Recompute::full && task == Task::pretrain) {
+    out += say(language, Phrase::layout_full_recompute);
+  }
+  return out;
+}
+
+std::string describe(const Shortfall& why, Language language) {
+  switch (why.kind) {
+    case Shortfall::Kind::none: return {};
+    case Shortfall::Kind::no_fp8: return say(language, Phrase::why_no_fp8);
+    case Shortfall::Kind::deadline:
+      return say(language, Phrase::why_deadline, say_duration(language, why.deadline_hours), why.max_gpus, why.count,
+                 say_duration(language, why.hours_at_count));
+    case Shortfall::Kind::count_too_small:
+      return say(language, Phrase::why_count, why.count, why.need_gib, why.usable_gib);
+    case Shortfall::Kind::activations: return say(language, Phrase::why_activations, why.fixed_gib, why.usable_gib);
+    case Shortfall::Kind::too_many_gpus:
+      return say(language, Phrase::why_too_many, why.max_gpus, why.need_gib, why.count, why.usable_gib);
+  }
+  return {};
+}
+
+std::string describe(const EstimateNote& note, Language language) {
+  switch (note.kind) {
+    case EstimateNote::Kind::pcie_scale_out: return say(language, Phrase::note_pcie_scale_out, note.gpus);
+    case EstimateNote::Kind::pair_scale_out: return say(language, Phrase::note_pair_scale_out, note.gpus);
+    case EstimateNote::Kind::multi_node: return say(language, Phrase::note_multi_node, note.gpus, note.nodes);
+    case EstimateNote::Kind::fp8_fallback: return say(language, Phrase::note_fp8_fallback);
+    case EstimateNote::Kind::tp_over_pcie: return say(language, Phrase::note_tp_over_pcie, note.gpus);
+  }
+  return {};
+}
+
+std::string describe(const WayOut& way, Language language) {
+  const std::string condition =
+      way.drops.empty() ? std::string() : say(language, Phrase::way_out_without, text::join(way.drops, " / "));
+  const std::string price =
+      way.rent_usd_per_hour ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour)) : "";
+  const std::string time =
+      way.wall_hours ? say(language, Phrase::way_out_time, say_duration(language, *way.wall_hours)) : "";
+  return say(language, Phrase::way_out, describe(way.task, language), way.count, way.gpu_name, condition, price, time);
+}
+
+std::string describe(const RejectReason& reason, Language language) {
+  struct Say {
+    Language language;
+    std::string operator()(const Shortfall& why) const { return describe(why, language); }
+    std::string operator()(const NotSelected&) const { return say(language, Phrase::not_selected); }
+    std::string operator()(const RuleRejection& rule) const {
+      const auto it = rule.message.find(language);
+      const std::string& message = it != rule.message.end()           ? it->second
+                                   : rule.message.count(Language::en) ? rule.message.at(Language::en)
+                                                                      : rule.rule_id;
+      return say(language, Phrase::rule_reason, message, rule.rule_id);
+    }
+    std::string operator()(const NoPriceForBudget& budget) const {
+      return say(language, budget.mode == CostMode::buy ? Phrase::budget_no_price_buy : Phrase::budget_no_price_rent,
+                 format::money(budget.budget_usd));
+    }
+    std::string operator()(const OverBudget& over) const {
+      const Phrase what = over.cost == OverBudget::Cost::cards ? Phrase::budget_over_cards
+                          : over.cost == OverBudget::Cost::run ? Phrase::budget_over_run
+                                                               : Phrase::budget_over_month;
+      return say(language, what, format::money(over.cost_usd), format::money(over.budget_usd));
+    }
+  };
+  return std::visit(Say{language}, reason);
+}
+
+std::string describe(const UnmatchedRule& rule, Language language) {
+  return say(language, Phrase::unmatched_rule, rule.rule_id, rule.origin);
+}
+
+std::string model_label(const ModelShape& model, Language language) {
+  if (model.source != ModelSource::inferred) {
+    return model.name;
+  }
+  return model.active_params != model.params
+             ? say(language, Phrase::model_inferred_moe, format_parameter_count(model.params),
+                   format_parameter_count(model.active_params))
+             : say(language, Phrase::model_inferred, format_parameter_count(model.params));
+}
+
+namespace {
+
+std::string describe_memory(const Request& request, const MemoryBreakdown& m, Language language) {
+  if (request.task == Task::inference) {
+    return say(language, Phrase::memory_inference, format::gib(m.weights), format::gib(m.kv_cache),
+               format::gib(m.reserve));
+  }
+  if (request.task == Task::lora || request.task == Task::qlora) {
+    return say(language, Phrase::memory_adapters, format::gib(m.weights), format::gib(m.gradients + m.optimizer),
+               format::gib(m.activations), format::gib(m.reserve));
+  }
+  return say(language, Phrase::memory_full, format::gib(m.weights), format::gib(m.gradients), format::gib(m.optimizer),
+             format::gib(m.activations), format::gib(m.reserve));
+}
+
+std::vector<std::string> facts_of(const Request& request, const Recommendation& option, Language language) {
+  const bool cheapest = option.cheapest;
+  const bool fastest = option.fastest;
+  const Estimate& e = option.estimate;
+  std::vector<std::string> lines;
+  lines.push_back(say(language, Phrase::fits_on, e.count, format::number(option.gpu.memory.capacity_gib),
+                      describe(e.layout, request.task, language), format::gib(e.per_gpu.total()),
+                      format::gib(e.usable_bytes), 100.0 * e.headroom(),
+                      describe_memory(request, e.per_gpu, language)));
+  if (e.training) {
+    const auto& t = *e.training;
+    const std::string wall = say(language, Phrase::range, say_duration(language, t.wall_hours.typical),
+                                 say_duration(language, t.wall_hours.low), say_duration(language, t.wall_hours.high));
+    lines.push_back(say(language, Phrase::training_time, wall, format::number(t.gpu_hours.typical),
+                        format_parameter_count(t.tokens), 100.0 * t.mfu.typical, t.fp8 ? "FP8" : "BF16",
+                        format::number(t.peak_tflops)));
+  }
+  if (e.inference) {
+    const auto& inf = *e.inference;
+    lines.push_back(say(language, Phrase::inference_speed, inf.tokens_per_s.typical, inf.concurrency,
+                        inf.tpot_ms.typical, inf.ttft_ms.typical, inf.max_concurrency, inf.context,
+                        inf.max_tokens_per_s.typical));
+  }
+  const auto& c = e.cost;
+  if (request.mode == CostMode::buy) {
+    if (c.purchase_usd) {
+      std::string line = say(language, Phrase::buy_cards, format::money(c.purchase_usd->typical));
+      if (c.buy_usd) {
+        line += say(language, e.training ? Phrase::buy_run : Phrase::buy_month, format::money(c.buy_usd->typical));
+      }
+      if (c.usd_per_million_tokens) {
+        line += say(language, Phrase::buy_per_m, format::money(c.usd_per_million_tokens->typical));
+      }
+      lines.push_back(line);
+    } else {
+      lines.push_back(say(language, Phrase::no_purchase_price));
+    }
+  } else if (c.rent_usd_per_gpu_hour) {
+    const auto& price = *c.rent_usd_per_gpu_hour;
+    const std::string where = c.price_basis == PriceBasis::user_price ? say(language, Phrase::your_price)
+                              : price.low == price.high
+                                  ? say(language, Phrase::one_quote)
+                                  : say(language, Phrase::quotes, format::money(price.low), format::money(price.high));
+    if (e.training && c.rent_usd) {
+      lines.push_back(
+          say(language, Phrase::rent_run, format::money(c.rent_usd->typical), format::money(price.typical), where));
+    } else if (c.rent_usd && c.usd_per_million_tokens) {
+      lines.push_back(say(language, Phrase::rent_serving, format::money(c.rent_usd->typical), e.count, where,
+                          format::money(c.usd_per_million_tokens->typical)));
+    }
+  } else {
+    lines.push_back(say(language, Phrase::no_rent_price));
+  }
+  if (cheapest && fastest) {
+    lines.push_back(say(language, Phrase::cheapest_fastest));
+  } else if (cheapest) {
+    lines.push_back(say(language, Phrase::cheapest));
+  } else if (fastest) {
+    lines.push_back(say(language, Phrase::fastest));
+  }
+  return lines;
+}
+
+std::string recompute_words(Recompute mode, Language language) {
+  switch (mode) {
+    case Recompute::full: return say(language, Phrase::recompute_full);
+    case Recompute::selective: return say(language, Phrase::recompute_selective);
+    case Recompute::none: return say(language, Phrase::recompute_none);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language) {
+  std::vector<std::string> out;
+  switch (model.source) {
+    case ModelSource::inferred:
+      out.push_back(
+          say(language, Phrase::assume_inferred, model.basis, model.layers, model.hidden, model.kv_heads, model.vocab));
+      break;
+    case ModelSource::preset:
+      if (model.is_moe()) {
+        out.push_back(say(language, Phrase::assume_preset_moe, model.name, format_parameter_count(model.params),
+                          format_parameter_count(model.active_params), model.layers, model.hidden, model.kv_heads));
+      } else {
+        out.push_back(say(language, Phrase::assume_preset, model.name, format_parameter_count(model.params),
+                          model.layers, model.hidden, model.kv_heads));
+      }
+      break;
+    case ModelSource::config_json:
+      out.push_back(say(language, Phrase::assume_config, model.name, format_parameter_count(model.params)));
+      break;
+  }
+  if (is_training(request.task)) {
+    out.push_back(say(language, request.fp8_training ? Phrase::assume_training_precision_fp8
+                                                     : Phrase::assume_training_precision_bf16));
+    out.push_back(say(language, Phrase::assume_sequence, request.seq_len, request.micro_batch,
+                      recompute_words(request.effective_recompute(), language)));
+    if (request.task == Task::pretrain) {
+      out.push_back(say(language,
+                        request.tokens ? Phrase::assume_pretrain_tokens_given : Phrase::assume_pretrain_tokens_default,
+                        format_parameter_count(request.training_tokens())));
+    } else {
+      out.push_back(say(
+          language, request.tokens ? Phrase::assume_finetune_tokens : Phrase::assume_finetune_tokens_default,
+          format_parameter_count(request.training_tokens()),
+          format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)), format::number(request.epochs)));
+    }
+    const TrainingBytes bytes = training_bytes(request.optimizer);
+    if (request.task == Task::full || request.task == Task::pretrain) {
+      out.push_back(say(language, Phrase::assume_model_states, to_string(request.optimizer),
+                        format::number(bytes.weights + bytes.gradients + bytes.optimizer)));
+    } else {
+      std::vector<std::string> targets;
+      for (const auto target : request.lora_targets) {
+        targets.emplace_back(to_string(target));
+      }
+      std::string line = say(language, Phrase::assume_lora, request.lora_rank, text::join(targets, ", "),
+                             to_string(request.optimizer));
+      if (request.task == Task::qlora) {
+        line += say(language, Phrase::assume_qlora_base);
+      }
+      out.push_back(line);
+    }
+    if (request.deadline_hours) {
+      out.push_back(say(language, Phrase::assume_deadline_given, say_duration(language, *request.deadline_hours)));
+    } else if (const auto deadline = request.effective_deadline_hours()) {
+      out.push_back(say(language, Phrase::assume_deadline_default, say_duration(language, *deadline)));
+    }
+  } else {
+    out.push_back(say(language, Phrase::assume_inference, text::to_upper(to_string(request.precision)),
+                      text::to_upper(to_string(request.kv_precision)), request.concurrency, request.context,
+                      request.prompt_tokens(), request.effective_output_tokens()));
+  }
+  out.push_back(say(
+      language, Phrase::assume_memory, 100.0 * constants::usable_memory_fraction,
+      format::number(is_training(request.task) ? constants::training_reserve_gib : constants::inference_reserve_gib)));
+  if (request.mode == CostMode::rent) {
+    out.push_back(say(language, Phrase::assume_rent));
+  } else {
+    const auto& own = request.ownership;
+    out.push_back(say(language, Phrase::assume_buy, format::number(own.amortisation_years), 100.0 * own.utilisation,
+                      format::number(own.pue), format::number(own.usd_per_kwh)));
+  }
+  return out;
+}
+
+// When nothing fits: the cheapest card (and count) for each lighter task.
+
+namespace {
+std::string rule_line(const Finding& f, Language language) {
+  const std::string points = f.points != 0 ? fmt::format(" {:+g}", f.points) : std::string();
+  return say(language, f.effect == EffectKind::warning ? Phrase::warning_line : Phrase::rule_line, f.rule_id, points,
+             f.message_in(language));
+}
+
+}  // namespace
+
+std::vector<std::string> notes(const Recommendation& pick, Language language) {
+  std::vector<std::string> out;
+  for (const auto& note : pick.estimate.notes) {
+    out.push_back(describe(note, language));
+  }
+  return out;
+}
+
+std::vector<Sentence> rationale(const Request& request, const Recommendation& pick, Language language) {
+  std::vector<Sentence> out;
+  for (auto& line : facts_of(request, pick, language)) {
+    out.push_back({std::move(line), false});
+  }
+  for (auto& note : notes(pick, language)) {
+    out.push_back({std::move(note), false});
+  }
+  for (const auto& f : pick.findings) {
+    if (f.fired && f.effect != EffectKind::reject) {
+      out.push_back({rule_line(f, language), f.effect == EffectKind::warning});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> reasons(const Rejection& rejection, Language language) {
+  std::vector<std::string> out;
+  for (const auto& reason : rejection.reasons) {
+    out.push_back(describe(reason, language));
+  }
+  return out;
+}
+
+}  // namespace gpu_advise
