@@ -249,21 +249,21 @@ bool equal(const FieldValue& a, const FieldValue& b) {
 std::string show(const FieldValue& value, std::string_view field, const Facts& facts, Language language) {
   if (language == Language::zh) {
     if (field == "availability") {
-      static const std::map<std::string, std::string> words = {{"available", "可供货"},
-                                                               {"licence_required", "需美国出口许可"},
-                                                               {"restricted", "受限"},
-                                                               {"banned", "禁售"},
-                                                               {"not_offered", "不在此地区销售"}};
+      static const std::map<std::string, Phrase> words = {{"available", Phrase::value_available},
+                                                          {"licence_required", Phrase::value_licence_required},
+                                                          {"restricted", Phrase::value_restricted},
+                                                          {"banned", Phrase::value_banned},
+                                                          {"not_offered", Phrase::value_not_offered}};
       const auto it = words.find(std::get<std::string>(value));
-      return it == words.end() ? std::get<std::string>(value) : it->second;
+      return it == words.end() ? std::get<std::string>(value) : say(language, it->second);
     }
     if (field == "availability_dates") {
       const auto* a = facts.gpu->availability_in(facts.request->region);
-      return a->since.empty() ? fmt::format("核实于 {}", a->verified)
-                              : fmt::format("自 {} 起，核实于 {}", a->since, a->verified);
+      return a->since.empty() ? say(language, Phrase::value_verified, a->verified)
+                              : say(language, Phrase::value_since_verified, a->since, a->verified);
     }
     if (const auto* b = std::get_if<bool>(&value)) {
-      return *b ? "是" : "否";
+      return say(language, *b ? Phrase::value_yes : Phrase::value_no);
     }
   }
   if (const auto* d = std::get_if<double>(&value)) {
@@ -353,7 +353,7 @@ std::string render_message(std::string_view text, const Facts& facts, Language l
       if (close != std::string_view::npos) {
         const std::string_view name = text.substr(i + 1, close - i - 1);
         const auto value = field_value(name, facts);
-        out += value ? show(*value, name, facts, language) : std::string(language == Language::zh ? "不适用" : "n/a");
+        out += value ? show(*value, name, facts, language) : say(language, Phrase::value_not_applicable);
         i = close + 1;
         continue;
       }

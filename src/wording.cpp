@@ -1,7 +1,9 @@
 #include "gpu_advise/wording.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 
 #include "gpu_advise/text.hpp"
@@ -255,6 +257,72 @@ constexpr Entry entries[] = {
   {Phrase::label_rent_quotes, "rent quotes", "租用报价"},
   {Phrase::label_purchase_quotes, "purchase quotes", "购卡报价"},
   {Phrase::none_found, "none", "无"},
+  {Phrase::list_name, "Name", "名称"},
+  {Phrase::list_memory, "Memory", "显存"},
+  {Phrase::list_scale_up, "Scale-up", "互联"},
+  {Phrase::list_china, "China", "中国"},
+  {Phrase::list_rent_h, "Rent $/h", "租金 $/卡时"},
+  {Phrase::list_confidence, "Confidence", "置信度"},
+  {Phrase::list_pcie_only, "PCIe only", "仅 PCIe"},
+  {Phrase::list_effect, "Effect", "效果"},
+  {Phrase::list_points, "Points", "分值"},
+  {Phrase::list_origin, "Origin", "来源"},
+  {Phrase::list_params, "Params", "参数"},
+  {Phrase::list_active, "Active", "激活"},
+  {Phrase::list_layers, "Layers", "层数"},
+  {Phrase::list_hidden, "Hidden", "隐藏维度"},
+  {Phrase::list_kv_heads, "KV heads", "KV 头"},
+  {Phrase::list_context, "Context", "上下文"},
+  {Phrase::list_attention, "Attention", "注意力"},
+  {Phrase::list_vendor, "vendor", "厂商"},
+  {Phrase::list_architecture, "architecture", "架构"},
+  {Phrase::list_release_year, "release year", "发布年份"},
+  {Phrase::list_form_factor, "form factor", "形态"},
+  {Phrase::list_aliases, "aliases", "别名"},
+  {Phrase::list_memory_section, "memory\n", "显存\n"},
+  {Phrase::list_size_label, "size (label)", "容量（标称）"},
+  {Phrase::list_usable_capacity, "usable capacity", "实际容量"},
+  {Phrase::list_bandwidth, "bandwidth", "带宽"},
+  {Phrase::list_dense_compute_no_sparsity, "dense compute (no sparsity)\n", "稠密算力（不含稀疏）\n"},
+  {Phrase::list_scale_up_section, "scale-up\n", "扩展互联\n"},
+  {Phrase::list_interconnect, "interconnect", "互联"},
+  {Phrase::list_bandwidth_per_gpu, "bandwidth per GPU", "每卡带宽"},
+  {Phrase::list_domain, "domain", "互联域"},
+  {Phrase::list_software, "software", "软件栈"},
+  {Phrase::list_availability, "availability\n", "供应状态\n"},
+  {Phrase::list_prices_indicative, "prices (indicative)\n", "价格（参考）\n"},
+  {Phrase::list_confidence_field, "confidence", "置信度"},
+  {Phrase::list_sources, "sources:\n", "来源：\n"},
+  {Phrase::list_notes, "notes", "说明"},
+  {Phrase::compare_fits, "Fits", "是否可行"},
+  {Phrase::compare_no, "no: ", "否："},
+  {Phrase::compare_gpu_hours, "GPU-hours", "卡时"},
+  {Phrase::compare_ttft_tpot_ms, "TTFT / TPOT (ms)", "首 token / 每 token（毫秒）"},
+  {Phrase::compare_max_concurrency, "Max concurrency", "最大并发"},
+  {Phrase::compare_rent, "Rent", "租金"},
+  {Phrase::compare_buy_cards, "Buy (cards)", "购卡"},
+  {Phrase::header_region_cn, ", China", "，中国"},
+  {Phrase::effect_reject, "reject", "淘汰"},
+  {Phrase::effect_score, "score", "加减分"},
+  {Phrase::effect_note, "note", "说明"},
+  {Phrase::effect_warning, "warning", "警告"},
+  {Phrase::reason_colon, ":", "："},
+  {Phrase::reason_separator, "; ", "；"},
+  {Phrase::section_side_by_side, "Side by side", "并列对比"},
+  {Phrase::list_catalog_intro, "{} cards, catalog {} (updated {}). TFLOPS are dense; scale-up bandwidth is per GPU, bidirectional.\n\n", "共 {} 张卡，目录版本 {}（更新于 {}）。TFLOPS 为稠密算力；互联带宽为每卡双向。\n\n"},
+  {Phrase::list_rules_intro, "{} rules. Profiles (cost / speed / headroom / ecosystem):", "共 {} 条规则。评分档位（成本 / 速度 / 余量 / 生态）："},
+  {Phrase::list_sliding_window, ", window {0} on {1} layers", "，{1} 层滑动窗口 {0}"},
+  {Phrase::list_models_intro, "{} model presets (use with --model ID; values from each model's config.json).\n\n", "共 {} 个模型预设（用 --model ID 指定；数值来自各模型的 config.json）。\n\n"},
+  {Phrase::value_available, "available", "可供货"},
+  {Phrase::value_licence_required, "licence_required", "需美国出口许可"},
+  {Phrase::value_restricted, "restricted", "受限"},
+  {Phrase::value_banned, "banned", "禁售"},
+  {Phrase::value_not_offered, "not_offered", "不在此地区销售"},
+  {Phrase::value_verified, "verified {}", "核实于 {}"},
+  {Phrase::value_since_verified, "since {}, verified {}", "自 {} 起，核实于 {}"},
+  {Phrase::value_yes, "yes", "是"},
+  {Phrase::value_no, "no", "否"},
+  {Phrase::value_not_applicable, "n/a", "不适用"},
   {Phrase::unit_minutes, "{:.0f} min", "{:.0f} 分钟"},
   {Phrase::unit_hours, "{:.1f} h", "{:.1f} 小时"},
   {Phrase::unit_days, "{:.1f} days", "{:.1f} 天"},
@@ -263,6 +331,28 @@ constexpr Entry entries[] = {
   {Phrase::unit_per_gpu_hour, "{}/GPU-hour", "每卡时 {}"},
 };
 // clang-format on
+
+// Every phrase has exactly one entry, in both languages: checked when this
+// file compiles, so a phrase added to the enum and not to the table stops the build.
+constexpr bool every_phrase_once() {
+  constexpr auto count = static_cast<std::size_t>(Phrase::count_);
+  for (std::size_t id = 0; id < count; ++id) {
+    int found = 0;
+    for (const auto& entry : entries) {
+      if (static_cast<std::size_t>(entry.id) == id) {
+        ++found;
+        if (entry.en.empty() || entry.zh.empty()) {
+          return false;
+        }
+      }
+    }
+    if (found != 1) {
+      return false;
+    }
+  }
+  return std::size(entries) == count;
+}
+static_assert(every_phrase_once(), "every Phrase needs exactly one entry with English and Chinese text");
 
 }  // namespace
 
@@ -286,6 +376,11 @@ std::string say_duration(Language language, double hours) {
     return say(language, Phrase::unit_hours, hours);
   }
   return say(language, Phrase::unit_minutes, hours * 60.0);
+}
+
+bool is_closing_punctuation(std::string_view character) {
+  static constexpr std::string_view closing[] = {"，", "。", "；", "：", "）", "、", "！", "？", "」", "》"};
+  return std::find(std::begin(closing), std::end(closing), character) != std::end(closing);
 }
 
 }  // namespace gpu_advise

@@ -200,6 +200,73 @@ enum class Phrase {
   label_rent_quotes,
   label_purchase_quotes,
   none_found,
+  // listings, comparisons, rule values and separators
+  list_name,
+  list_memory,
+  list_scale_up,
+  list_china,
+  list_rent_h,
+  list_confidence,
+  list_pcie_only,
+  list_effect,
+  list_points,
+  list_origin,
+  list_params,
+  list_active,
+  list_layers,
+  list_hidden,
+  list_kv_heads,
+  list_context,
+  list_attention,
+  list_vendor,
+  list_architecture,
+  list_release_year,
+  list_form_factor,
+  list_aliases,
+  list_memory_section,
+  list_size_label,
+  list_usable_capacity,
+  list_bandwidth,
+  list_dense_compute_no_sparsity,
+  list_scale_up_section,
+  list_interconnect,
+  list_bandwidth_per_gpu,
+  list_domain,
+  list_software,
+  list_availability,
+  list_prices_indicative,
+  list_confidence_field,
+  list_sources,
+  list_notes,
+  compare_fits,
+  compare_no,
+  compare_gpu_hours,
+  compare_ttft_tpot_ms,
+  compare_max_concurrency,
+  compare_rent,
+  compare_buy_cards,
+  header_region_cn,
+  effect_reject,
+  effect_score,
+  effect_note,
+  effect_warning,
+  reason_colon,
+  reason_separator,
+  section_side_by_side,
+  list_catalog_intro,
+  list_rules_intro,
+  list_sliding_window,
+  list_models_intro,
+  value_available,
+  value_licence_required,
+  value_restricted,
+  value_banned,
+  value_not_offered,
+  value_verified,
+  value_since_verified,
+  value_yes,
+  value_no,
+  value_not_applicable,
   // units
   unit_minutes,
   unit_hours,
@@ -207,6 +274,7 @@ enum class Phrase {
   unit_years,
   unit_per_hour,
   unit_per_gpu_hour,
+  count_  // not a phrase: how many there are
 };
 
 // The phrase's format string (fmt syntax) in `language`.
@@ -217,6 +285,10 @@ template <typename... Args>
 [[nodiscard]] std::string say(Language language, Phrase id, Args&&... args) {
   return fmt::format(fmt::runtime(phrase(language, id)), std::forward<Args>(args)...);
 }
+
+// Chinese closing punctuation (，。；：）、！？」》), which a line is never
+// broken before: it stays with what it closes.
+[[nodiscard]] bool is_closing_punctuation(std::string_view character);
 
 // "45 min" / "45 分钟", "12.5 h" / "12.5 小时", "8.2 days" / "8.2 天", "3.1 years" / "3.1 年".
 [[nodiscard]] std::string say_duration(Language language, double hours);

@@ -10,10 +10,6 @@
 namespace gpu_advise::render {
 
 namespace {
-std::string pick(Language l, std::string_view en, std::string_view zh) {
-  return std::string(l == Language::zh ? zh : en);
-}
-
 std::string money_range(const std::optional<Range>& r) {
   return r ? fmt::format("{} ({} - {})", format::money(r->typical), format::money(r->low), format::money(r->high))
            : std::string("-");
@@ -46,11 +42,11 @@ Comparison comparison(const Report& report, Language l) {
     }
     c.rows.push_back(std::move(cells));
   };
-  std::vector<std::string> verdict{pick(l, "Fits", "是否可行")};
+  std::vector<std::string> verdict{say(l, Phrase::compare_fits)};
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
-    verdict.push_back(fitting[i]
-                          ? fmt::format("#{}", fitting[i]->rank)
-                          : pick(l, "no: ", "否：") + (rejected[i] ? text::join(reasons(*rejected[i], l), "; ") : ""));
+    verdict.push_back(fitting[i] ? fmt::format("#{}", fitting[i]->rank)
+                                 : say(l, Phrase::compare_no) +
+                                       (rejected[i] ? text::join(reasons(*rejected[i], l), "; ") : ""));
   }
   c.rows.push_back(verdict);
   row(say(l, Phrase::col_score), [](const Recommendation& x) { return fmt::format("{:.0f}", x.score.total); });
@@ -64,24 +60,24 @@ Comparison comparison(const Report& report, Language l) {
       const auto& w = x.estimate.training->wall_hours;
       return fmt::format("{} ({} - {})", say_duration(l, w.typical), say_duration(l, w.low), say_duration(l, w.high));
     });
-    row(pick(l, "GPU-hours", "卡时"),
+    row(say(l, Phrase::compare_gpu_hours),
         [](const Recommendation& x) { return format::number(x.estimate.training->gpu_hours.typical); });
   } else {
     row(say(l, Phrase::col_throughput_range), [](const Recommendation& x) {
       const auto& t = x.estimate.inference->tokens_per_s;
       return fmt::format("{:.0f} ({:.0f} - {:.0f})", t.typical, t.low, t.high);
     });
-    row(pick(l, "TTFT / TPOT (ms)", "首 token / 每 token（毫秒）"), [](const Recommendation& x) {
+    row(say(l, Phrase::compare_ttft_tpot_ms), [](const Recommendation& x) {
       return fmt::format("{:.0f} / {:.0f}", x.estimate.inference->ttft_ms.typical,
                          x.estimate.inference->tpot_ms.typical);
     });
-    row(pick(l, "Max concurrency", "最大并发"),
+    row(say(l, Phrase::compare_max_concurrency),
         [](const Recommendation& x) { return std::to_string(x.estimate.inference->max_concurrency); });
     row(say(l, Phrase::col_rent_per_m),
         [](const Recommendation& x) { return money_range(x.estimate.cost.usd_per_million_tokens); });
   }
-  row(pick(l, "Rent", "租金"), [](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd); });
-  row(pick(l, "Buy (cards)", "购卡"),
+  row(say(l, Phrase::compare_rent), [](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd); });
+  row(say(l, Phrase::compare_buy_cards),
       [](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd); });
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     std::vector<std::string> lines;

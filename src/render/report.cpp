@@ -97,7 +97,7 @@ std::vector<Block> build(const Report& report, Language l) {
       {false, false}});
   if (!r.compare.empty()) {
     const render::Comparison c = render::comparison(report, l);
-    doc.push_back(Heading{2, l == Language::zh ? "并列对比" : "Side by side"});
+    doc.push_back(Heading{2, say(l, Phrase::section_side_by_side)});
     TableBlock table{c.header, c.rows, std::vector<bool>(c.header.size(), false)};
     doc.push_back(table);
     for (const auto& [name, lines] : c.notes) {
@@ -237,7 +237,7 @@ std::vector<Block> build(const Report& report, Language l) {
     doc.push_back(Heading{2, say(l, Phrase::section_rejected)});
     TableBlock rejected{{say(l, Phrase::col_gpu), say(l, Phrase::col_reason)}, {}, {false, false}};
     for (const auto& rej : report.rejected) {
-      rejected.rows.push_back({rej.gpu.name, text::join(reasons(rej, l), l == Language::zh ? "；" : "; ")});
+      rejected.rows.push_back({rej.gpu.name, text::join(reasons(rej, l), say(l, Phrase::reason_separator))});
     }
     doc.push_back(rejected);
   }

@@ -49,7 +49,7 @@ std::string header_line(const Report& report, Language l) {
                                                                          : label;
   return say(l, Phrase::header, report.tool_version, describe(r.task, l), model, budget,
              say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)) +
-         (r.region == Region::cn ? (l == Language::zh ? "，中国" : ", China") : "");
+         (r.region == Region::cn ? say(l, Phrase::header_region_cn) : "");
 }
 
 std::string cost_of(const Estimate& e, CostMode mode, Language l) {
@@ -120,9 +120,7 @@ std::vector<std::string> wrap_units(const std::string& text) {
     i += length;
     if (length >= 3) {  // CJK and other wide characters: break anywhere,
       // but never before closing punctuation (it stays with what it closes).
-      static constexpr std::string_view closing[] = {"，", "。", "；", "：", "）", "、", "！", "？", "」", "》"};
-      const bool closes =
-          std::find(std::begin(closing), std::end(closing), std::string_view(piece)) != std::end(closing);
+      const bool closes = is_closing_punctuation(piece);
       if (closes && current.empty() && !units.empty()) {
         units.back() += piece;
         continue;
@@ -185,14 +183,11 @@ std::string bullet(const std::string& text, std::size_t width, const std::string
 }
 
 std::string effect_word(EffectKind effect, Language l) {
-  if (l == Language::en) {
-    return std::string(to_string(effect));
-  }
   switch (effect) {
-    case EffectKind::reject: return "淘汰";
-    case EffectKind::score: return "加减分";
-    case EffectKind::note: return "说明";
-    case EffectKind::warning: return "警告";
+    case EffectKind::reject: return say(l, Phrase::effect_reject);
+    case EffectKind::score: return say(l, Phrase::effect_score);
+    case EffectKind::note: return say(l, Phrase::effect_note);
+    case EffectKind::warning: return say(l, Phrase::effect_warning);
   }
   return {};
 }
@@ -282,8 +277,8 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     out += "\n" + paint.bold(say(l, Phrase::rejected, report.rejected.size())) + "\n";
     std::string lines;
     for (const auto& r : report.rejected) {
-      lines += bullet(fmt::format("{}{} {}", r.gpu.name, l == Language::zh ? "：" : ":",
-                                  text::join(reasons(r, l), l == Language::zh ? "；" : "; ")),
+      lines += bullet(fmt::format("{}{} {}", r.gpu.name, say(l, Phrase::reason_colon),
+                                  text::join(reasons(r, l), say(l, Phrase::reason_separator))),
                       width);
     }
     out += paint.on ? paint.dim(lines.substr(0, lines.size() - 1)) + "\n" : lines;
@@ -319,25 +314,18 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
   return out;
 }
 
-namespace {
-// Labels of the reference listings (the data they show stays as published).
-std::string pick(Language l, std::string_view en, std::string_view zh) {
-  return std::string(l == Language::zh ? zh : en);
-}
-}  // namespace
-
 std::string render_catalog_list_text(const Catalog& catalog, Language l) {
   Table table({{"ID", Align::left},
-               {pick(l, "Name", "名称"), Align::left},
-               {pick(l, "Memory", "显存"), Align::right},
+               {say(l, Phrase::list_name), Align::left},
+               {say(l, Phrase::list_memory), Align::right},
                {"GB/s", Align::right},
                {"BF16 TF", Align::right},
                {"FP8 TF", Align::right},
-               {pick(l, "Scale-up", "互联"), Align::left},
+               {say(l, Phrase::list_scale_up), Align::left},
                {"TDP W", Align::right},
-               {pick(l, "China", "中国"), Align::left},
-               {pick(l, "Rent $/h", "租金 $/卡时"), Align::right},
-               {pick(l, "Confidence", "置信度"), Align::left}});
+               {say(l, Phrase::list_china), Align::left},
+               {say(l, Phrase::list_rent_h), Align::right},
+               {say(l, Phrase::list_confidence), Align::left}});
   for (const auto& g : catalog.gpus()) {
     const auto* cn = g.availability_in(Region::cn);
     const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
@@ -347,33 +335,25 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l) {
          g.compute.fp8_tflops ? format::number(*g.compute.fp8_tflops) : "-",
          g.interconnect.domain_size > 1
              ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s), g.interconnect.domain_size)
-             : pick(l, "PCIe only", "仅 PCIe"),
+             : say(l, Phrase::list_pcie_only),
          g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? std::string(to_string(cn->status)) : "?",
          rent ? fmt::format("{:.2f}", rent->typical) : "-", std::string(to_string(g.confidence))});
   }
-  return (l == Language::zh
-              ? fmt::format("共 {} 张卡，目录版本 {}（更新于 {}）。TFLOPS 为稠密算力；互联带宽为每卡双向。\n\n",
-                            catalog.size(), catalog.info().version, catalog.info().updated)
-              : fmt::format("{} cards, catalog {} (updated {}). TFLOPS are dense; scale-up bandwidth is per GPU, "
-                            "bidirectional.\n\n",
-                            catalog.size(), catalog.info().version, catalog.info().updated)) +
+  return say(l, Phrase::list_catalog_intro, catalog.size(), catalog.info().version, catalog.info().updated) +
          table.to_string();
 }
 
 std::string render_rules_text(const RuleSet& rules, Language l) {
-  std::string out =
-      l == Language::zh
-          ? fmt::format("共 {} 条规则。评分档位（成本 / 速度 / 余量 / 生态）：", rules.rules().size())
-          : fmt::format("{} rules. Profiles (cost / speed / headroom / ecosystem):", rules.rules().size());
+  std::string out = say(l, Phrase::list_rules_intro, rules.rules().size());
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = rules.weights(tier);
     out += fmt::format(" {} {:g}/{:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom, w.risk);
   }
   out += "\n\n";
   Table table({{"ID", Align::left},
-               {pick(l, "Effect", "效果"), Align::left},
-               {pick(l, "Points", "分值"), Align::right},
-               {pick(l, "Origin", "来源"), Align::left}});
+               {say(l, Phrase::list_effect), Align::left},
+               {say(l, Phrase::list_points), Align::right},
+               {say(l, Phrase::list_origin), Align::left}});
   for (const auto& rule : rules.rules()) {
     table.add_row({rule.id, std::string(to_string(rule.effect)),
                    rule.points == 0 ? std::string("") : fmt::format("{:+g}", rule.points), rule.origin});
@@ -383,32 +363,25 @@ std::string render_rules_text(const RuleSet& rules, Language l) {
 
 std::string render_models_text(const ModelCatalog& models, Language l) {
   Table table({{"ID", Align::left},
-               {pick(l, "Name", "名称"), Align::left},
-               {pick(l, "Params", "参数"), Align::right},
-               {pick(l, "Active", "激活"), Align::right},
-               {pick(l, "Layers", "层数"), Align::right},
-               {pick(l, "Hidden", "隐藏维度"), Align::right},
-               {pick(l, "KV heads", "KV 头"), Align::right},
-               {pick(l, "Context", "上下文"), Align::right},
-               {pick(l, "Attention", "注意力"), Align::left}});
+               {say(l, Phrase::list_name), Align::left},
+               {say(l, Phrase::list_params), Align::right},
+               {say(l, Phrase::list_active), Align::right},
+               {say(l, Phrase::list_layers), Align::right},
+               {say(l, Phrase::list_hidden), Align::right},
+               {say(l, Phrase::list_kv_heads), Align::right},
+               {say(l, Phrase::list_context), Align::right},
+               {say(l, Phrase::list_attention), Align::left}});
   for (const auto& m : models.models()) {
     std::string attention = m.mla ? "MLA" : m.kv_heads < m.heads ? "GQA" : "MHA";
     if (m.sliding_window) {
-      attention += l == Language::zh
-                       ? fmt::format("，{} 层滑动窗口 {}", m.sliding_window->layers, m.sliding_window->size)
-                       : fmt::format(", window {} on {} layers", m.sliding_window->size, m.sliding_window->layers);
+      attention += say(l, Phrase::list_sliding_window, m.sliding_window->size, m.sliding_window->layers);
     }
     table.add_row({m.id, m.name, format_parameter_count(m.params),
                    m.is_moe() ? format_parameter_count(m.active_params) : "-", std::to_string(m.layers),
                    std::to_string(m.hidden), std::to_string(m.kv_heads),
                    m.max_context > 0 ? std::to_string(m.max_context) : "?", attention});
   }
-  return (l == Language::zh
-              ? fmt::format("共 {} 个模型预设（用 --model ID 指定；数值来自各模型的 config.json）。\n\n",
-                            models.models().size())
-              : fmt::format("{} model presets (use with --model ID; values from each model's config.json).\n\n",
-                            models.models().size())) +
-         table.to_string();
+  return say(l, Phrase::list_models_intro, models.models().size()) + table.to_string();
 }
 
 std::string render_gpu_text(const GpuSpec& g, Language l) {
@@ -424,23 +397,23 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
     return v ? fmt::format("{} {}", format::number(*v), unit) : std::string("not supported / not published");
   };
   out += fmt::format("{} ({})\n", g.name, g.id);
-  field(pick(l, "vendor", "厂商"), std::string(display_name(g.vendor)));
-  field(pick(l, "architecture", "架构"),
+  field(say(l, Phrase::list_vendor), std::string(display_name(g.vendor)));
+  field(say(l, Phrase::list_architecture),
         fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
-  field(pick(l, "release year", "发布年份"), std::to_string(g.release_year), "release_year");
-  field(pick(l, "form factor", "形态"), std::string(to_string(g.form_factor)));
+  field(say(l, Phrase::list_release_year), std::to_string(g.release_year), "release_year");
+  field(say(l, Phrase::list_form_factor), std::string(to_string(g.form_factor)));
   if (!g.aliases.empty()) {
-    field(pick(l, "aliases", "别名"), text::join(g.aliases, ", "));
+    field(say(l, Phrase::list_aliases), text::join(g.aliases, ", "));
   }
-  out += pick(l, "memory\n", "显存\n");
-  field(pick(l, "size (label)", "容量（标称）"),
-        fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type), "memory.size_gb");
-  field(pick(l, "usable capacity", "实际容量"),
+  out += say(l, Phrase::list_memory_section);
+  field(say(l, Phrase::list_size_label), fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
+        "memory.size_gb");
+  field(say(l, Phrase::list_usable_capacity),
         fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
         "memory.capacity_gib");
-  field(pick(l, "bandwidth", "带宽"), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)),
+  field(say(l, Phrase::list_bandwidth), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)),
         "memory.bandwidth_gb_per_s");
-  out += pick(l, "dense compute (no sparsity)\n", "稠密算力（不含稀疏）\n");
+  out += say(l, Phrase::list_dense_compute_no_sparsity);
   field("FP64", optional_number(g.compute.fp64_tflops, "TFLOPS"), "compute.fp64_tflops");
   field("TF32", optional_number(g.compute.tf32_tflops, "TFLOPS"), "compute.tf32_tflops");
   field("BF16", optional_number(g.compute.bf16_tflops, "TFLOPS"), "compute.bf16_tflops");
@@ -448,16 +421,16 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
   field("FP8", optional_number(g.compute.fp8_tflops, "TFLOPS"), "compute.fp8_tflops");
   field("FP4", optional_number(g.compute.fp4_tflops, "TFLOPS"), "compute.fp4_tflops");
   field("INT8", optional_number(g.compute.int8_tops, "TOPS"), "compute.int8_tops");
-  out += pick(l, "scale-up\n", "扩展互联\n");
-  field(pick(l, "interconnect", "互联"), g.interconnect.name, "interconnect.name");
-  field(pick(l, "bandwidth per GPU", "每卡带宽"),
+  out += say(l, Phrase::list_scale_up_section);
+  field(say(l, Phrase::list_interconnect), g.interconnect.name, "interconnect.name");
+  field(say(l, Phrase::list_bandwidth_per_gpu),
         fmt::format("{} GB/s (bidirectional)", format::number(g.interconnect.bandwidth_gb_per_s)),
         "interconnect.bandwidth_gb_per_s");
-  field(pick(l, "domain", "互联域"), fmt::format("{} GPUs", g.interconnect.domain_size), "interconnect.domain_size");
+  field(say(l, Phrase::list_domain), fmt::format("{} GPUs", g.interconnect.domain_size), "interconnect.domain_size");
   field("PCIe", g.pcie_gen ? fmt::format("Gen{}", *g.pcie_gen) : "n/a", "pcie_gen");
   field("TDP", g.tdp_w ? fmt::format("{} W", format::number(*g.tdp_w)) : "not published", "tdp_w");
-  field(pick(l, "software", "软件栈"), std::string(display_name(g.software)));
-  out += pick(l, "availability\n", "供应状态\n");
+  field(say(l, Phrase::list_software), std::string(display_name(g.software)));
+  out += say(l, Phrase::list_availability);
   for (const auto& [region, a] : g.availability) {
     std::string value(to_string(a.status));
     if (!a.since.empty()) {
@@ -492,16 +465,16 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
                          q.date, q.source);
     }
   };
-  out += pick(l, "prices (indicative)\n", "价格（参考）\n");
+  out += say(l, Phrase::list_prices_indicative);
   quotes("rent per GPU-hour", g.rent_usd_per_gpu_hour, false);
   quotes("purchase per card", g.purchase_usd_per_card, true);
-  out += fmt::format("{}: {}\n", pick(l, "confidence", "置信度"), to_string(g.confidence));
-  out += pick(l, "sources:\n", "来源：\n");
+  out += fmt::format("{}: {}\n", say(l, Phrase::list_confidence_field), to_string(g.confidence));
+  out += say(l, Phrase::list_sources);
   for (const auto& s : g.sources) {
     out += fmt::format("  - {}\n", s);
   }
   if (!g.notes.empty()) {
-    out += fmt::format("{}: {}\n", pick(l, "notes", "说明"), g.notes);
+    out += fmt::format("{}: {}\n", say(l, Phrase::list_notes), g.notes);
   }
   return out;
 }
