@@ -12,8 +12,8 @@
 
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/files.hpp"
-#include "json_input.hpp"
 #include "line_reader.hpp"
+#include "load/json_input.hpp"
 
 namespace gpu_advise::cli {
 

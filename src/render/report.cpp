@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "core/quantity_format.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/wording.hpp"
 #include "gpu_advise/words.hpp"
-#include "quantity_format.hpp"
 #include "render/comparison.hpp"
 
 namespace gpu_advise {

@@ -13,7 +13,7 @@
 
 #include "cli/line_reader.hpp"
 #include "gpu_advise/files.hpp"
-#include "json_input.hpp"
+#include "load/json_input.hpp"
 
 using namespace gpu_advise;
 using cli::LineReader;

@@ -11,7 +11,7 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
-#include "yaml_reader.hpp"
+#include "load/yaml_reader.hpp"
 
 namespace gpu_advise {
 

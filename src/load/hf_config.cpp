@@ -11,7 +11,7 @@
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "json_input.hpp"
+#include "load/json_input.hpp"
 
 namespace gpu_advise {
 

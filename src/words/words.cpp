@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "core/quantity_format.hpp"
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "quantity_format.hpp"
 
 namespace gpu_advise {
 

@@ -10,13 +10,13 @@
 
 #include <fmt/format.h>
 
-#include "embedded_data.hpp"
+#include "core/quantity_format.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "quantity_format.hpp"
-#include "yaml_reader.hpp"
+#include "load/embedded_data.hpp"
+#include "load/yaml_reader.hpp"
 
 namespace gpu_advise {
 

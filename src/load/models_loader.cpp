@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include "embedded_data.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/model.hpp"
-#include "yaml_reader.hpp"
+#include "load/embedded_data.hpp"
+#include "load/yaml_reader.hpp"
 
 namespace gpu_advise {
 

@@ -1,4 +1,4 @@
-#include "quantity_format.hpp"
+#include "core/quantity_format.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "json_input.hpp"
+#include "load/json_input.hpp"
 
 #include <unordered_set>
 #include <vector>

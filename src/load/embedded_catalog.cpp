@@ -1,7 +1,7 @@
 // The catalog the binary ships with, and the --catalog overlays on top of it.
-#include "compiled_catalog.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "load/compiled_catalog.hpp"
 
 namespace gpu_advise {
 

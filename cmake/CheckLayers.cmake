@@ -1,0 +1,34 @@
+# The layers of gpu-advise (CMakeLists.txt) and what each may include, checked
+# on the sources at configure time: a forbidden #include stops the build with
+# the file and line, so "CLI11 only in cli/" is a rule the build keeps.
+#
+#   core, render   no <CLI/...>, no <nlohmann/...>
+#   render         nothing from the advise stage (gpu_advise/advisor.hpp)
+#   all but cli    no <CLI/...>
+function(gpu_advise_forbid target pattern why)
+  get_target_property(sources ${target} SOURCES)
+  foreach(source IN LISTS sources)
+    if(source MATCHES "^\\$<" OR NOT source MATCHES "\\.(cpp|hpp)$")
+      continue()  # generated objects and files
+    endif()
+    if(NOT IS_ABSOLUTE "${source}")
+      set(source "${PROJECT_SOURCE_DIR}/${source}")
+    endif()
+    file(STRINGS "${source}" lines REGEX "${pattern}")
+    if(lines)
+      list(GET lines 0 line)
+      message(FATAL_ERROR "${source}: '${line}': ${why}")
+    endif()
+  endforeach()
+endfunction()
+
+function(gpu_advise_check_layers)
+  foreach(target gpu_advise_catalog_parser gpu_advise_core gpu_advise_render gpu_advise_json)
+    gpu_advise_forbid(${target} "^#include <CLI/" "CLI11 is for src/cli/ only")
+  endforeach()
+  foreach(target gpu_advise_catalog_parser gpu_advise_core gpu_advise_render)
+    gpu_advise_forbid(${target} "^#include <nlohmann/" "nlohmann-json is for the json layer and src/cli/ only")
+  endforeach()
+  gpu_advise_forbid(gpu_advise_render "^#include \"gpu_advise/advisor.hpp\""
+                    "renderers take facts from the Report and words from words.hpp, not the advise stage")
+endfunction()
