@@ -323,3 +323,37 @@ TEST_CASE("no estimate is negative or NaN for any catalog card, model size and t
     }
   }
 }
+
+TEST_CASE("the count search finds the smallest count that fits, checked against every count", "[estimate][search]") {
+  // Brute force: for a sweep of requests on every card, no smaller count of the
+  // ones considered fits, and the count chosen does (with --count fixed to it).
+  const Catalog catalog = load_embedded_catalog();
+  int checked = 0;
+  for (const double params : {7e9, 70e9, 405e9}) {
+    for (const Task task : {Task::full, Task::lora, Task::qlora, Task::inference}) {
+      Request r = test::request(params, task);
+      r.max_gpus = 64;
+      const ModelShape model = infer_shape(params);
+      for (const auto& gpu : catalog.gpus()) {
+        const Estimate found = estimate(r, model, gpu);
+        if (!found.fits) {
+          continue;
+        }
+        CAPTURE(params, to_string(task), gpu.id, found.count);
+        Request fixed = r;
+        fixed.count = found.count;
+        CHECK(estimate(fixed, model, gpu).fits);
+        for (const int n : candidate_counts(r.max_gpus)) {
+          if (n >= found.count) {
+            break;
+          }
+          fixed.count = n;
+          CAPTURE(n);
+          CHECK_FALSE(estimate(fixed, model, gpu).fits);
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 100);
+}

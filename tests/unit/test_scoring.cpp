@@ -63,9 +63,11 @@ TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
   std::vector<Recommendation> options = {option("a", 100, 10, 0.5), option("b", 200, 20, 0.1)};
   options[0].score.risk = 1.0;  // CUDA, datasheet
   options[1].score.risk = 0.6;  // e.g. ROCm
-  score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
+  // Weights of the test's own, so a change to the shipped profiles does not break this test.
+  const ScoreWeights w{0.4, 0.3, 0.2, 0.1};
+  score_and_rank(options, w, CostMode::rent);
   CHECK(options[0].score.total == Approx(100.0));
-  CHECK(options[1].score.total == Approx(100 * (0.35 * 0.5 + 0.35 * 0.5 + 0.10 * 0.4 + 0.20 * 0.6)));
+  CHECK(options[1].score.total == Approx(100 * (0.4 * 0.5 + 0.3 * 0.5 + 0.2 * 0.4 + 0.1 * 0.6)));
   CHECK(options[1].score.cost == Approx(0.5));
   CHECK(options[1].score.speed == Approx(0.5));
   CHECK(options[1].score.headroom == Approx(0.4));
@@ -80,6 +82,14 @@ TEST_CASE("an unknown price scores zero on cost and is said to be unknown", "[sc
 }
 
 TEST_CASE("ties break by cost, then by id, so the order is total", "[scoring]") {
+  // Equal scores (the weights ignore cost) and different costs: the cheaper first, whatever its id.
+  const ScoreWeights speed_only{0, 1, 0, 0};
+  std::vector<Recommendation> priced = {option("a", 200, 10, 0.3), option("z", 100, 10, 0.3)};
+  score_and_rank(priced, speed_only, CostMode::rent);
+  REQUIRE(priced[0].score.total == Approx(priced[1].score.total));
+  CHECK(priced[0].gpu.id == "z");
+  CHECK(priced[1].gpu.id == "a");
+  // Equal scores and equal costs: by id.
   std::vector<Recommendation> options = {option("b", 0, 10, 0.3), option("a", 0, 10, 0.3)};
   score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
   CHECK(options[0].gpu.id == "a");
