@@ -118,67 +118,43 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
     }
     return out;
   };
-  const std::vector<std::pair<std::string, std::string*>> strings = {{"params", &f.params},
-                                                                     {"active_params", &f.active_params},
-                                                                     {"model", &f.model},
-                                                                     {"model_config", &f.model_config},
-                                                                     {"task", &f.task},
-                                                                     {"budget", &f.budget},
-                                                                     {"count", &f.count},
-                                                                     {"top", &f.top},
-                                                                     {"max_gpus", &f.max_gpus},
-                                                                     {"seq_len", &f.seq_len},
-                                                                     {"micro_batch", &f.micro_batch},
-                                                                     {"zero", &f.zero},
-                                                                     {"recompute", &f.recompute},
-                                                                     {"lora_rank", &f.lora_rank},
-                                                                     {"lora_targets", &f.lora_targets},
-                                                                     {"optimizer", &f.optimizer},
-                                                                     {"tokens", &f.tokens},
-                                                                     {"epochs", &f.epochs},
-                                                                     {"deadline", &f.deadline},
-                                                                     {"precision", &f.precision},
-                                                                     {"kv_precision", &f.kv_precision},
-                                                                     {"context", &f.context},
-                                                                     {"output_tokens", &f.output_tokens},
-                                                                     {"concurrency", &f.concurrency},
-                                                                     {"region", &f.region},
-                                                                     {"mode", &f.mode},
-                                                                     {"lang", &f.lang}};
-  std::vector<std::string> known = {"gpu", "price", "fp8", "explain"};
-  for (const auto& [key, target] : strings) {
-    known.push_back(key);
+  // The keys are the flag table's batch keys (flags.hpp), so a flag added
+  // there is a batch key too.
+  std::vector<std::string> known;
+  for (const auto& spec : flag_table()) {
+    if (!spec.batch_key.empty()) {
+      known.emplace_back(spec.batch_key);
+    }
   }
   for (const auto& [key, value] : line.items()) {
     if (value.is_null()) {
       continue;
     }
-    bool handled = false;
-    for (const auto& [name, target] : strings) {
-      if (name == key) {
-        *target = text(value, key);
-        handled = true;
-      }
-    }
-    if (handled) {
-      continue;
-    }
-    if (key == "gpu") {
-      f.gpus = list(value, key);
-    } else if (key == "price") {
-      f.prices = list(value, key);
-    } else if (key == "fp8" || key == "explain") {
-      if (!value.is_boolean()) {
-        throw UsageError(fmt::format("\"{}\": expected true or false, found {}", key, json_input::describe(value)));
-      }
-      (key == "fp8" ? f.fp8 : f.explain) = value.get<bool>();
-    } else {
+    const auto spec = std::find_if(flag_table().begin(), flag_table().end(),
+                                   [&](const FlagSpec& s) { return !s.batch_key.empty() && s.batch_key == key; });
+    if (spec == flag_table().end()) {
       std::string message = fmt::format("unknown field \"{}\"", text::excerpt(key));
       if (const auto suggestion = text::did_you_mean(key, known)) {
         message += fmt::format("; did you mean \"{}\"?", *suggestion);
       }
       throw UsageError(message);
     }
+    struct Read {
+      Flags& f;
+      const nlohmann::json& value;
+      const std::string& key;
+      const decltype(text)& as_text;
+      const decltype(list)& as_list;
+      void operator()(std::string Flags::*field) const { f.*field = as_text(value, key); }
+      void operator()(std::vector<std::string> Flags::*field) const { f.*field = as_list(value, key); }
+      void operator()(bool Flags::*field) const {
+        if (!value.is_boolean()) {
+          throw UsageError(fmt::format("\"{}\": expected true or false, found {}", key, json_input::describe(value)));
+        }
+        f.*field = value.get<bool>();
+      }
+    };
+    std::visit(Read{f, value, key, text, list}, spec->field);
   }
   if (f.budget.empty()) {
     f.budget = "medium";

@@ -230,120 +230,30 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.set_version_flag("--version", std::string("gpu-advise ") + version::string);
   app.require_subcommand(0, 1);
 
-  app.add_option("--params", flags.params, "Total parameters of the model: 70B, 7b, 1.5T, 405e9")
-      ->group("Workload")
-      ->type_name("COUNT");
-  app.add_option("--model", flags.model, "A model preset: llama-3.1-70b, qwen2.5-72b, deepseek-v3, ... (see 'models')")
-      ->group("Workload")
-      ->type_name("NAME");
-  app.add_option("--model-config", flags.model_config, "A Hugging Face config.json with the model's exact shape")
-      ->group("Workload")
-      ->type_name("FILE");
-  app.add_option("--active-params", flags.active_params, "With --params: parameters active per token (MoE)")
-      ->group("Workload")
-      ->type_name("COUNT");
-  app.add_option("--task", flags.task, "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)")
-      ->group("Workload")
-      ->type_name("TASK");
-  app.add_option("--budget", flags.budget,
-                 "low (cost first), medium (balanced), high (speed first), or a cap in USD: 50k, 50000usd, $1.2M")
-      ->group("Workload")
-      ->type_name("TIER|USD")
-      ->default_str("medium");
-  app.add_option("--region", flags.region, "Where the cards are bought or rented: global (default) or cn")
-      ->group("Workload")
-      ->type_name("REGION");
-  app.add_option("--seq-len", flags.seq_len, "Training sequence length (default 4096)")
-      ->group("Training")
-      ->type_name("N");
-  app.add_option("--micro-batch", flags.micro_batch, "Sequences per GPU per step (default 1)")
-      ->group("Training")
-      ->type_name("N");
-  app.add_option("--zero", flags.zero, "ZeRO stage 0-3 (default: chosen per layout)")
-      ->group("Training")
-      ->type_name("STAGE");
-  app.add_option(
-         "--recompute", flags.recompute,
-         "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)")
-      ->group("Training")
-      ->type_name("MODE");
-  app.add_option("--lora-rank", flags.lora_rank, "LoRA / QLoRA rank (default 16)")->group("Training")->type_name("R");
-  app.add_option("--lora-targets", flags.lora_targets,
-                 "Layers LoRA adapts: all (default) | attention | mlp | a list such as q,v")
-      ->group("Training")
-      ->type_name("LAYERS");
-  app.add_option("--optimizer", flags.optimizer,
-                 "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit")
-      ->group("Training")
-      ->type_name("OPT");
-  app.add_option("--tokens", flags.tokens,
-                 "Training tokens per epoch: 2T, 100M (default: 20 per parameter for "
-                 "pretraining, 100M for fine-tuning)")
-      ->group("Training")
-      ->type_name("COUNT");
-  app.add_option("--epochs", flags.epochs, "Passes over the dataset (default 1)")->group("Training")->type_name("X");
-  app.add_flag("--fp8", flags.fp8, "Train with FP8 matmuls on cards that have them")->group("Training");
-  app.add_option("--deadline", flags.deadline,
-                 "Size the cluster to finish within: 36h, 30d, 2w (pretraining default: 90d)")
-      ->group("Training")
-      ->type_name("TIME");
-  app.add_option("--precision", flags.precision, "Inference weights: bf16 | fp8 | int8 | int4 (default bf16)")
-      ->group("Inference")
-      ->type_name("P");
-  app.add_option("--kv-precision", flags.kv_precision, "KV cache: bf16 | fp8 (default bf16)")
-      ->group("Inference")
-      ->type_name("P");
-  app.add_option("--context", flags.context, "Tokens per sequence held in the KV cache, prompt + output (default 4096)")
-      ->group("Inference")
-      ->type_name("N");
-  app.add_option("--output-tokens", flags.output_tokens, "Tokens generated per request (default 512)")
-      ->group("Inference")
-      ->type_name("N");
-  app.add_option("--concurrency", flags.concurrency, "Sequences served at once (default 8)")
-      ->group("Inference")
-      ->type_name("N");
-  app.add_option("--mode", flags.mode, "rent | buy (default rent)")->group("Cost")->type_name("MODE");
-  app.add_option("--price", flags.prices,
-                 "Your rent price for a card, per GPU-hour: --price h100-sxm5=2.10 (repeatable)")
-      ->group("Cost")
-      ->type_name("ID=USD")
-      ->allow_extra_args(false);
-  app.add_option("--gpu", flags.gpus, "Only consider this card (id or alias; repeat for several)")
-      ->group("Selection")
-      ->type_name("ID")
-      ->allow_extra_args(false);
-  app.add_option("--count", flags.count, "Fix the number of cards instead of finding the smallest that fits")
-      ->group("Selection")
-      ->type_name("N");
-  app.add_option("--top", flags.top, "List at most N recommendations")->group("Selection")->type_name("N");
-  app.add_option("--max-gpus", flags.max_gpus, "The largest cluster to consider (default 65536)")
-      ->group("Selection")
-      ->type_name("N");
-  app.add_option("--format", flags.format, "text | json | markdown | html")
-      ->group("Output")
-      ->type_name("FORMAT")
-      ->default_str("text");
-  app.add_option("--color", flags.color, "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)")
-      ->group("Output")
-      ->type_name("WHEN")
-      ->default_str("auto");
-  app.add_option("--lang", flags.lang, "en | zh (default from LC_ALL / LC_MESSAGES / LANG)")
-      ->group("Output")
-      ->type_name("LANG");
-  app.add_option("--output", flags.output,
-                 "Write the result to FILE (atomically; a device or pipe directly; - for stdout)")
-      ->group("Output")
-      ->type_name("FILE");
-  app.add_option("--catalog", flags.catalogs, "Add or override cards from a catalog FILE (repeatable)")
-      ->group("Data")
-      ->type_name("FILE")
-      ->allow_extra_args(false);
-  app.add_option("--rules", flags.rules, "Add or override scenario rules from a rules FILE (repeatable)")
-      ->group("Data")
-      ->type_name("FILE")
-      ->allow_extra_args(false);
-  app.add_flag("--explain", flags.explain, "Show every rule's verdict on every card, and each score's parts")
-      ->group("Output");
+  for (const auto& spec : flag_table()) {
+    struct Wire {
+      CLI::App& app;
+      Flags& flags;
+      const FlagSpec& spec;
+      CLI::Option* operator()(std::string Flags::*field) const {
+        return app.add_option(std::string(spec.name), flags.*field, std::string(spec.help));
+      }
+      CLI::Option* operator()(std::vector<std::string> Flags::*field) const {
+        return app.add_option(std::string(spec.name), flags.*field, std::string(spec.help))->allow_extra_args(false);
+      }
+      CLI::Option* operator()(bool Flags::*field) const {
+        return app.add_flag(std::string(spec.name), flags.*field, std::string(spec.help));
+      }
+    };
+    CLI::Option* option = std::visit(Wire{app, flags, spec}, spec.field);
+    option->group(std::string(spec.group));
+    if (!spec.type_name.empty()) {
+      option->type_name(std::string(spec.type_name));
+    }
+    if (!spec.default_text.empty()) {
+      option->default_str(std::string(spec.default_text));
+    }
+  }
 
   auto* recommend = app.add_subcommand("recommend", "Rank the cards for a workload (the default command)");
   recommend->fallthrough();

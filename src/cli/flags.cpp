@@ -4,6 +4,128 @@
 
 namespace gpu_advise::cli {
 
+const std::vector<FlagSpec>& flag_table() {
+  // name, field, --help group, value name, help, default shown, scope, batch key, repeatable
+  static const std::vector<FlagSpec> table = {
+      {"--params", &Flags::params, "Workload", "COUNT", "Total parameters of the model: 70B, 7b, 1.5T, 405e9", "",
+       FlagScope::any, "params", false},
+      {"--model", &Flags::model, "Workload", "NAME",
+       "A model preset: llama-3.1-70b, qwen2.5-72b, deepseek-v3, ... (see 'models')", "", FlagScope::any, "model",
+       false},
+      {"--model-config", &Flags::model_config, "Workload", "FILE",
+       "A Hugging Face config.json with the model's exact shape", "", FlagScope::any, "model_config", false},
+      {"--active-params", &Flags::active_params, "Workload", "COUNT",
+       "With --params: parameters active per token (MoE)", "", FlagScope::any, "active_params", false},
+      {"--task", &Flags::task, "Workload", "TASK",
+       "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)", "", FlagScope::any, "task", false},
+      {"--budget", &Flags::budget, "Workload", "TIER|USD",
+       "low (cost first), medium (balanced), high (speed first), or a cap in USD: 50k, 50000usd, $1.2M", "medium",
+       FlagScope::any, "budget", false},
+      {"--region", &Flags::region, "Workload", "REGION", "Where the cards are bought or rented: global (default) or cn",
+       "", FlagScope::any, "region", false},
+      {"--seq-len", &Flags::seq_len, "Training", "N", "Training sequence length (default 4096)", "",
+       FlagScope::training, "seq_len", false},
+      {"--micro-batch", &Flags::micro_batch, "Training", "N", "Sequences per GPU per step (default 1)", "",
+       FlagScope::training, "micro_batch", false},
+      {"--zero", &Flags::zero, "Training", "STAGE", "ZeRO stage 0-3 (default: chosen per layout)", "",
+       FlagScope::training, "zero", false},
+      {"--recompute", &Flags::recompute, "Training", "MODE",
+       "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)", "",
+       FlagScope::training, "recompute", false},
+      {"--lora-rank", &Flags::lora_rank, "Training", "R", "LoRA / QLoRA rank (default 16)", "", FlagScope::lora,
+       "lora_rank", false},
+      {"--lora-targets", &Flags::lora_targets, "Training", "LAYERS",
+       "Layers LoRA adapts: all (default) | attention | mlp | a list such as q,v", "", FlagScope::lora, "lora_targets",
+       false},
+      {"--optimizer", &Flags::optimizer, "Training", "OPT",
+       "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit", "", FlagScope::training,
+       "optimizer", false},
+      {"--tokens", &Flags::tokens, "Training", "COUNT",
+       "Training tokens per epoch: 2T, 100M (default: 20 per parameter for pretraining, 100M for fine-tuning)", "",
+       FlagScope::training, "tokens", false},
+      {"--epochs", &Flags::epochs, "Training", "X", "Passes over the dataset (default 1)", "", FlagScope::training,
+       "epochs", false},
+      {"--fp8", &Flags::fp8, "Training", "", "Train with FP8 matmuls on cards that have them", "", FlagScope::training,
+       "fp8", false},
+      {"--deadline", &Flags::deadline, "Training", "TIME",
+       "Size the cluster to finish within: 36h, 30d, 2w (pretraining default: 90d)", "", FlagScope::training,
+       "deadline", false},
+      {"--precision", &Flags::precision, "Inference", "P", "Inference weights: bf16 | fp8 | int8 | int4 (default bf16)",
+       "", FlagScope::inference, "precision", false},
+      {"--kv-precision", &Flags::kv_precision, "Inference", "P", "KV cache: bf16 | fp8 (default bf16)", "",
+       FlagScope::inference, "kv_precision", false},
+      {"--context", &Flags::context, "Inference", "N",
+       "Tokens per sequence held in the KV cache, prompt + output (default 4096)", "", FlagScope::inference, "context",
+       false},
+      {"--output-tokens", &Flags::output_tokens, "Inference", "N", "Tokens generated per request (default 512)", "",
+       FlagScope::inference, "output_tokens", false},
+      {"--concurrency", &Flags::concurrency, "Inference", "N", "Sequences served at once (default 8)", "",
+       FlagScope::inference, "concurrency", false},
+      {"--mode", &Flags::mode, "Cost", "MODE", "rent | buy (default rent)", "", FlagScope::any, "mode", false},
+      {"--price", &Flags::prices, "Cost", "ID=USD",
+       "Your rent price for a card, per GPU-hour: --price h100-sxm5=2.10 (repeatable)", "", FlagScope::any, "price",
+       true},
+      {"--gpu", &Flags::gpus, "Selection", "ID", "Only consider this card (id or alias; repeat for several)", "",
+       FlagScope::any, "gpu", true},
+      {"--count", &Flags::count, "Selection", "N", "Fix the number of cards instead of finding the smallest that fits",
+       "", FlagScope::any, "count", false},
+      {"--top", &Flags::top, "Selection", "N", "List at most N recommendations", "", FlagScope::any, "top", false},
+      {"--max-gpus", &Flags::max_gpus, "Selection", "N", "The largest cluster to consider (default 65536)", "",
+       FlagScope::any, "max_gpus", false},
+      {"--format", &Flags::format, "Output", "FORMAT", "text | json | markdown | html", "text", FlagScope::any, "",
+       false},
+      {"--color", &Flags::color, "Output", "WHEN", "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)",
+       "auto", FlagScope::any, "", false},
+      {"--lang", &Flags::lang, "Output", "LANG", "en | zh (default from LC_ALL / LC_MESSAGES / LANG)", "",
+       FlagScope::any, "lang", false},
+      {"--output", &Flags::output, "Output", "FILE",
+       "Write the result to FILE (atomically; a device or pipe directly; - for stdout)", "", FlagScope::any, "", false},
+      {"--catalog", &Flags::catalogs, "Data", "FILE", "Add or override cards from a catalog FILE (repeatable)", "",
+       FlagScope::any, "", true},
+      {"--rules", &Flags::rules, "Data", "FILE", "Add or override scenario rules from a rules FILE (repeatable)", "",
+       FlagScope::any, "", true},
+      {"--explain", &Flags::explain, "Output", "", "Show every rule's verdict on every card, and each score's parts",
+       "", FlagScope::any, "explain", false},
+  };
+  return table;
+}
+
+bool given(const Flags& flags, const FlagSpec& spec) {
+  struct Given {
+    const Flags& flags;
+    bool operator()(std::string Flags::*field) const { return !(flags.*field).empty(); }
+    bool operator()(std::vector<std::string> Flags::*field) const { return !(flags.*field).empty(); }
+    bool operator()(bool Flags::*field) const { return flags.*field; }
+  };
+  return std::visit(Given{flags}, spec.field);
+}
+
+namespace {
+
+// "--a", "--a and --b", "--a, --b and --c"
+std::string join_and(const std::vector<std::string>& names) {
+  if (names.size() <= 1) {
+    return names.empty() ? std::string() : names.front();
+  }
+  std::vector<std::string> head(names.begin(), names.end() - 1);
+  return text::join(head, ", ") + " and " + names.back();
+}
+
+// The flags given in `scope`, in the table's order.
+std::vector<std::string> given_in(const Flags& flags, FlagScope scope) {
+  std::vector<std::string> names;
+  for (const auto& spec : flag_table()) {
+    if (spec.scope == scope && given(flags, spec)) {
+      names.emplace_back(spec.name);
+    }
+  }
+  return names;
+}
+
+std::string applies(const std::vector<std::string>& names) { return names.size() == 1 ? "applies" : "apply"; }
+
+}  // namespace
+
 OutputFormat parse_format(const std::string& raw) {
   const std::string folded = text::to_lower(raw);
   if (folded == "md") {
@@ -155,27 +277,18 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
                                  is_training(request.task) ? "--seq-len" : "--context", window, model.name,
                                  model.max_context));
   }
-  const bool training_flags = !flags.seq_len.empty() || !flags.micro_batch.empty() || !flags.zero.empty() ||
-                              !flags.recompute.empty() || !flags.tokens.empty() || !flags.epochs.empty() || flags.fp8 ||
-                              !flags.deadline.empty();
-  const bool inference_flags = !flags.precision.empty() || !flags.kv_precision.empty() || !flags.context.empty() ||
-                               !flags.output_tokens.empty() || !flags.concurrency.empty();
-  if (request.task == Task::inference && training_flags) {
-    throw UsageError(
-        "--seq-len, --micro-batch, --zero, --recompute, --tokens, --epochs, --fp8 and --deadline apply "
-        "to training tasks, not inference");
+  // Flags of another kind of task: the table says which flag belongs where.
+  if (const auto training = given_in(flags, FlagScope::training);
+      request.task == Task::inference && !training.empty()) {
+    throw UsageError(fmt::format("{} {} to training tasks, not inference", join_and(training), applies(training)));
   }
-  if (is_training(request.task) && inference_flags) {
-    throw UsageError(
-        "--precision, --kv-precision, --context, --output-tokens and --concurrency apply to inference; "
-        "for training use --seq-len and --micro-batch (and --fp8)");
+  if (const auto inference = given_in(flags, FlagScope::inference); is_training(request.task) && !inference.empty()) {
+    throw UsageError(fmt::format("{} {} to inference; for training use --seq-len and --micro-batch (and --fp8)",
+                                 join_and(inference), applies(inference)));
   }
-  if ((!flags.lora_rank.empty() || !flags.lora_targets.empty()) && request.task != Task::lora &&
-      request.task != Task::qlora) {
-    throw UsageError("--lora-rank and --lora-targets apply to --task lora or qlora");
-  }
-  if (!flags.optimizer.empty() && request.task == Task::inference) {
-    throw UsageError("--optimizer applies to training tasks, not inference");
+  if (const auto lora = given_in(flags, FlagScope::lora);
+      request.task != Task::lora && request.task != Task::qlora && !lora.empty()) {
+    throw UsageError(fmt::format("{} {} to --task lora or qlora", join_and(lora), applies(lora)));
   }
 
   // Cost.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -69,6 +70,29 @@ struct Flags {
   std::string mode;
   std::vector<std::string> prices;
 };
+
+// Where a flag applies: any task, training tasks, LoRA and QLoRA, or inference.
+enum class FlagScope { any, training, lora, inference };
+
+// One flag, declared once: the CLI11 wiring, --help, the batch line keys and
+// the scope errors all come from flag_table(); a test checks the bash
+// completion and the man page list exactly these flags.
+struct FlagSpec {
+  std::string_view name;  // "--seq-len"
+  std::variant<std::string Flags::*, std::vector<std::string> Flags::*, bool Flags::*> field;
+  std::string_view group;         // the --help section
+  std::string_view type_name;     // "N", "FILE"; empty for a yes/no flag
+  std::string_view help;          // one line for --help
+  std::string_view default_text;  // shown by --help; empty: none shown
+  FlagScope scope = FlagScope::any;
+  std::string_view batch_key;  // the key in a batch line ("seq_len"); empty: the command line only
+  bool repeatable = false;     // --gpu A --gpu B
+};
+
+[[nodiscard]] const std::vector<FlagSpec>& flag_table();
+
+// Whether the flag was given (a non-empty value, a list, or true).
+[[nodiscard]] bool given(const Flags& flags, const FlagSpec& spec);
 
 template <typename E>
 E parse_choice(const std::string& raw, std::string_view flag) {

@@ -21,19 +21,6 @@ std::string money(double usd) {
   return fmt::format("${:.2f}", usd);
 }
 
-std::string duration(double hours) {
-  if (hours >= 2 * 8760) {
-    return fmt::format("{:.1f} years", hours / 8760.0);
-  }
-  if (hours >= 48) {
-    return fmt::format("{:.1f} days", hours / 24.0);
-  }
-  if (hours >= 1) {
-    return fmt::format("{:.1f} h", hours);
-  }
-  return fmt::format("{:.0f} min", hours * 60.0);
-}
-
 std::string number(double value) { return fmt::format("{:.4g}", value); }
 
 }  // namespace gpu_advise::format

@@ -6,9 +6,8 @@
 
 namespace gpu_advise::format {
 
-[[nodiscard]] std::string gib(double bytes);       // "52.3" (GiB, one decimal)
-[[nodiscard]] std::string money(double usd);       // "$1.79", "$745", "$73k", "$1.20M"
-[[nodiscard]] std::string duration(double hours);  // "45 min", "12.5 h", "8.2 days", "3.1 years"
-[[nodiscard]] std::string number(double value);    // %g-style, up to 4 significant digits
+[[nodiscard]] std::string gib(double bytes);     // "52.3" (GiB, one decimal)
+[[nodiscard]] std::string money(double usd);     // "$1.79", "$745", "$73k", "$1.20M"
+[[nodiscard]] std::string number(double value);  // %g-style, up to 4 significant digits
 
 }  // namespace gpu_advise::format

@@ -38,7 +38,7 @@ Comparison comparison(const Report& report, Language l) {
   auto row = [&](std::string label, auto value) {
     std::vector<std::string> cells{std::move(label)};
     for (std::size_t i = 0; i < r.compare.size(); ++i) {
-      cells.push_back(fitting[i] ? value(*fitting[i]) : (i == 0 && false ? "" : "-"));
+      cells.push_back(fitting[i] ? value(*fitting[i]) : std::string("-"));
     }
     c.rows.push_back(std::move(cells));
   };

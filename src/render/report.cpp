@@ -151,8 +151,7 @@ std::vector<Block> build(const Report& report, Language l) {
         const auto& t = e.inference->tokens_per_s;
         speed = fmt::format("{:.0f} ({:.0f} - {:.0f})", t.typical, t.low, t.high);
       }
-      const auto& cost = e.training ? (r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd)
-                                    : (r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd);
+      const auto& cost = r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
       table.rows.push_back(
           {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), describe(e.layout, r.task, l),
            fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)), speed,
