@@ -9,8 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz >/dev/null
+# Quiet when it works; the whole log when the build fails.
+build_log=$(mktemp)
+if ! { cmake --preset fuzz && cmake --build --preset fuzz; } >"$build_log" 2>&1; then
+  cat "$build_log"
+  echo "fuzz: the fuzz targets did not build"
+  rm -f "$build_log"
+  exit 1
+fi
+rm -f "$build_log"
 
 findings=build/fuzz/findings
 mkdir -p "$findings"

@@ -24,8 +24,8 @@ if [ "$mode" = test ]; then
   # report in headless Chromium (with CJK fonts for the Chinese report).
   packages+=(python3 python3-jsonschema chromium fonts-noto-cjk)
   # The sanitizer build uses g++; the fuzz targets need clang and libFuzzer;
-  # CI checks the formatting with clang-format-14.
-  packages+=(clang-14 libfuzzer-14-dev clang-format-14)
+  # CI checks the formatting with clang-format-14 and the code with clang-tidy-14.
+  packages+=(clang-14 libfuzzer-14-dev clang-format-14 clang-tidy-14)
   # CI builds the benchmarks so they keep compiling (docs/performance.md).
   packages+=(libbenchmark-dev)
 fi

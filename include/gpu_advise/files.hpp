@@ -12,7 +12,7 @@
 namespace gpu_advise {
 
 // The largest data file read whole (catalog, rules, config.json), in bytes.
-inline constexpr std::uintmax_t max_data_file_bytes = 16 * 1024 * 1024;
+inline constexpr std::uintmax_t max_data_file_bytes = std::uintmax_t{16} * 1024 * 1024;
 
 // How long a data file that is a pipe (a FIFO, or `<(...)` in the shell) may
 // take to deliver all of its content (read whole) or its first byte (streamed).

@@ -126,7 +126,9 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
       known.emplace_back(spec.batch_key);
     }
   }
-  for (const auto& [key, value] : line.items()) {
+  for (const auto& item : line.items()) {
+    const std::string& key = item.key();
+    const nlohmann::json& value = item.value();
     if (value.is_null()) {
       continue;
     }

@@ -360,7 +360,7 @@ std::vector<Layout> training_families(const Request& request, const ModelShape& 
 // among 1, 2, 4, 8, 16, 24, ... up to max_gpus.
 class FamilyCounts {
  public:
-  FamilyCounts(int unit, int max_gpus) : m_unit(unit), m_step(std::max(8, unit)) {
+  FamilyCounts(int unit, int max_gpus) : m_step(std::max(8, unit)) {
     for (int n = unit; n <= 4 && n <= max_gpus; n *= 2) {
       m_small.push_back(n);
     }
@@ -372,7 +372,6 @@ class FamilyCounts {
   }
 
  private:
-  int m_unit;
   int m_step;
   std::vector<int> m_small;
   std::size_t m_size = 0;

@@ -408,6 +408,7 @@ class CatalogParser {
       const std::vector<std::string>* aliases;
     };
     std::vector<Known> known;
+    known.reserve(gpus.size() + (m_base != nullptr ? m_base->size() : 0));
     for (const auto& gpu : gpus) {
       known.push_back({gpu.id, "in this file", &gpu.aliases});
     }

@@ -18,8 +18,8 @@ inline constexpr int max_depth = 64;
 // problem where the parser knows it, else npos.
 class Failure : public std::runtime_error {
  public:
-  Failure(std::string message, std::size_t byte, std::string duplicate_key = {})
-      : std::runtime_error(std::move(message)), m_byte(byte), m_duplicate_key(std::move(duplicate_key)) {}
+  Failure(const std::string& message, std::size_t byte, std::string duplicate_key = {})
+      : std::runtime_error(message), m_byte(byte), m_duplicate_key(std::move(duplicate_key)) {}
   [[nodiscard]] std::size_t byte() const noexcept { return m_byte; }
   // For a repeated key: the key (the parser does not say where it stands).
   [[nodiscard]] const std::string& duplicate_key() const noexcept { return m_duplicate_key; }

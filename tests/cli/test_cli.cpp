@@ -611,7 +611,7 @@ TEST_CASE("a data file over the size limit is refused", "[cli][errors]") {
   const auto big = scratch() / "big.yaml";
   {
     std::ofstream out(big);
-    out << "schema_version: 1\ngpus: []\n# " << std::string(17 * 1024 * 1024, 'x') << "\n";
+    out << "schema_version: 1\ngpus: []\n# " << std::string(std::size_t{17} * 1024 * 1024, 'x') << "\n";
   }
   const Result r = run({"--params", "70B", "--task", "lora", "--catalog", big.string()});
   CHECK(r.status == 2);

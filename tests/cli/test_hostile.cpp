@@ -41,7 +41,7 @@ std::vector<std::string> with(std::vector<std::string> args, std::initializer_li
 
 // A fresh, empty folder for one test.
 fs::path folder(const std::string& name) {
-  const fs::path dir = harness::scratch() / name;
+  fs::path dir = harness::scratch() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -352,7 +352,7 @@ TEST_CASE("a failed write on standard output is an error, a closed pipe stays qu
   CHECK(nonblocking.status == 0);
   CHECK(nonblocking.err.empty());
   CHECK(json_lines(nonblocking.out).size() == 3);
-  CHECK(nonblocking.out.size() > 128 * 1024);  // more than a pipe holds: the writer met EAGAIN
+  CHECK(nonblocking.out.size() > std::size_t{128} * 1024);  // more than a pipe holds: the writer met EAGAIN
   // With stdout closed, a data file the run opens must not become "standard output".
   const fs::path dir = folder("closed-stdout");
   const fs::path target = dir / "plan.json";
@@ -425,7 +425,7 @@ TEST_CASE("batch from endless or binary input ends with an error in bounded memo
   // under the sanitizers too, where the baseline is several times larger.
   const Result baseline = shell("echo '" + valid_line + "' | \"$GA\" batch");
   REQUIRE(baseline.status == 0);
-  const long bound_kib = baseline.max_rss_kib + 16 * 1024;
+  const long bound_kib = baseline.max_rss_kib + 16L * 1024;
   const Result zero = shell("exec timeout 30 \"$GA\" batch < /dev/zero");
   CHECK(zero.status == 2);
   CHECK(zero.max_rss_kib < bound_kib);

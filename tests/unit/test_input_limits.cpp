@@ -29,7 +29,7 @@ LineReader::Source pieces(const std::string& text, std::size_t piece) {
   auto offset = std::make_shared<std::size_t>(0);
   return [text, piece, offset](char* into, std::size_t size) {
     const std::size_t n = std::min({size, piece, text.size() - *offset});
-    std::memcpy(into, text.data() + *offset, n);
+    std::copy_n(text.data() + *offset, n, into);
     *offset += n;
     return static_cast<long>(n);
   };

@@ -81,7 +81,7 @@ TEST_CASE("config.json, preset and parameter count agree on the same model", "[m
     CHECK(config.active_params == Approx(preset.active_params).epsilon(0.02));
   }
   // A bare count borrows the same family's shape, so the estimates agree.
-  const ModelShape preset = models.resolve("llama-3.1-70b");
+  const ModelShape& preset = models.resolve("llama-3.1-70b");
   const ModelShape inferred = infer_shape(preset.params);
   CHECK(inferred.basis == "Llama 3.1 70B");
   const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);

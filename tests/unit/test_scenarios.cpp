@@ -9,7 +9,7 @@
 using namespace gpu_advise;
 
 namespace {
-Report run(Request r) {
+Report run(const Request& r) {
   static const Catalog catalog = load_embedded_catalog();
   static const RuleSet rules = load_embedded_rules();
   return advise(r, infer_shape(r.params), catalog, rules);
