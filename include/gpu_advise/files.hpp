@@ -30,6 +30,12 @@ class UniqueFd {
   [[nodiscard]] int get() const noexcept { return m_fd; }
   // Closes now and says whether close() succeeded (a write error may only show here).
   bool close() noexcept;
+  // Gives the descriptor up to the caller, who closes it.
+  [[nodiscard]] int release() noexcept {
+    const int fd = m_fd;
+    m_fd = -1;
+    return fd;
+  }
 
  private:
   int m_fd;

@@ -120,12 +120,6 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
   };
   // The keys are the flag table's batch keys (flags.hpp), so a flag added
   // there is a batch key too.
-  std::vector<std::string> known;
-  for (const auto& spec : flag_table()) {
-    if (!spec.batch_key.empty()) {
-      known.emplace_back(spec.batch_key);
-    }
-  }
   for (const auto& item : line.items()) {
     const std::string& key = item.key();
     const nlohmann::json& value = item.value();
@@ -135,6 +129,12 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
     const auto spec = std::find_if(flag_table().begin(), flag_table().end(),
                                    [&](const FlagSpec& s) { return !s.batch_key.empty() && s.batch_key == key; });
     if (spec == flag_table().end()) {
+      std::vector<std::string> known;  // only for the did-you-mean: not on every line's path
+      for (const auto& candidate : flag_table()) {
+        if (!candidate.batch_key.empty()) {
+          known.emplace_back(candidate.batch_key);
+        }
+      }
       std::string message = fmt::format("unknown field \"{}\"", text::excerpt(key));
       if (const auto suggestion = text::did_you_mean(key, known)) {
         message += fmt::format("; did you mean \"{}\"?", *suggestion);

@@ -14,7 +14,6 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -91,9 +90,7 @@ int reopen(const UniqueFd& handle, const std::filesystem::path& path, int flags,
     errno = ESTALE;  // replaced between the look-up and the open
     return -1;
   }
-  UniqueFd keep(std::move(direct));
-  const int result = ::dup(keep.get());
-  return result;
+  return direct.release();
 }
 
 }  // namespace
