@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu_advise/files.hpp"
 #include "gpu_advise/gpu.hpp"
 
 namespace gpu_advise {
@@ -70,7 +69,7 @@ enum class CatalogRole { base, overlay };
 [[nodiscard]] Catalog parse_catalog(std::string_view text, std::string_view source, CatalogRole role,
                                     const Catalog* base = nullptr);
 
-// Reads (read_data_file) and parses a catalog file.
+// Reads (with the data-file checks of docs/errors.md) and parses a catalog file.
 [[nodiscard]] Catalog load_catalog_file(const std::filesystem::path& path, CatalogRole role,
                                         const Catalog* base = nullptr);
 

@@ -110,25 +110,20 @@ struct Estimate {
   [[nodiscard]] double headroom() const { return usable_bytes > 0 ? 1.0 - per_gpu.total() / usable_bytes : 0.0; }
 };
 
-namespace constants {
-inline constexpr double usable_memory_fraction = 0.90;
-inline constexpr double training_reserve_gib = 2.0;
-inline constexpr double inference_reserve_gib = 3.5;
-inline constexpr double bytes_nf4_with_double_quant = 0.516;  // 4 + 0.127 bits (QLoRA paper)
-inline constexpr double bytes_int8_weight = 1.02;             // int8 + per-channel scales
-inline constexpr double bytes_int4_weight = 0.5625;           // 4 bits + FP16 scale and zero per 128 (AWQ/GPTQ)
-inline constexpr double qlora_slowdown = 1.39;                // vs LoRA on the same card
-inline constexpr double fp8_mfu_factor = 0.70;                // MFU against the FP8 peak, relative to BF16's
-inline constexpr double full_recompute_factor = 0.85;  // recompute only the layers that must be (see methodology)
-inline constexpr int gpus_per_node = 8;
-}  // namespace constants
+// How much of a card's memory a plan may use: the share of capacity the
+// runtime leaves usable, and a reserve per GPU for the CUDA context, NCCL
+// buffers and fragmentation (docs/methodology.md).
+struct MemoryPolicy {
+  double usable_fraction = 0;
+  double reserve_gib = 0;
+};
+[[nodiscard]] MemoryPolicy memory_policy(Task task);
 
-// The plan's cost for a budget cap, typical: renting, the training run or a
-// month (730 h) of serving; buying, the cards. nullopt without a price.
-[[nodiscard]] std::optional<double> plan_cost_usd(const Request& request, const Estimate& estimate);
-
-// The GPU counts considered: 1, 2, 4, 8, then whole 8-GPU nodes.
-[[nodiscard]] std::vector<int> candidate_counts(int max_gpus);
+// The plan's cost that a --budget USD cap is checked against, typical:
+// renting, the training run or a month (730 h) of serving; buying, the cards.
+// nullopt without a price. (Ranking uses ranking_cost() in scoring.hpp; the
+// table shows the run's cost or the cost per million tokens.)
+[[nodiscard]] std::optional<double> budget_cost_usd(const Request& request, const Estimate& estimate);
 
 // Memory per GPU for a layout.
 [[nodiscard]] MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, const Layout& layout);

@@ -37,6 +37,11 @@ struct SlidingWindow {
 
 enum class ModelSource { inferred, preset, config_json };
 
+// The linear layers of a block that LoRA can adapt.
+enum class LoraTarget { q, k, v, o, gate, up, down };
+inline constexpr LoraTarget all_lora_targets[] = {LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
+                                                  LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+
 struct ModelShape {
   std::string id;                    // preset id, or empty
   std::vector<std::string> aliases;  // presets: other names (Hugging Face repos)
@@ -77,9 +82,8 @@ struct ModelShape {
   // at most the window.
   [[nodiscard]] double kv_bytes(double tokens, double bytes_per_value) const;
   // LoRA adapter parameters at rank r on the chosen linear layers of every
-  // block (targets as in Request: 0 q, 1 k, 2 v, 3 o, 4 gate, 5 up, 6 down;
-  // MoE: every expert). Default: all seven.
-  [[nodiscard]] double lora_params(int rank, const std::vector<int>& targets = {0, 1, 2, 3, 4, 5, 6}) const;
+  // block (MoE: every expert). Default: all seven.
+  [[nodiscard]] double lora_params(int rank, std::span<const LoraTarget> targets = all_lora_targets) const;
   // Attention score FLOPs per token, forward + backward, at sequence length s:
   // 12 * L * (heads * head_dim) * s (PaLM, arXiv 2204.02311 app. B).
   [[nodiscard]] double attention_training_flops_per_token(double seq_len) const;

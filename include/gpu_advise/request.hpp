@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu_advise/gpu.hpp"
+#include "gpu_advise/model.hpp"
 
 namespace gpu_advise {
 
@@ -47,8 +48,6 @@ enum class CostMode { rent, buy };
 // master weights (16 B with BF16 weights and gradients), pure-BF16 AdamW (8 B),
 // or 8-bit Adam states with FP32 master (10 B).
 enum class Optimizer { adamw, adamw_bf16, adamw_8bit };
-// The linear layers LoRA adapts.
-enum class LoraTarget { q, k, v, o, gate, up, down };
 
 [[nodiscard]] std::span<const EnumName<Recompute>> names(Recompute);
 [[nodiscard]] std::span<const EnumName<InferencePrecision>> names(InferencePrecision);
@@ -105,16 +104,17 @@ struct Request {
   std::optional<int> zero_stage;       // 0-3; unset = chosen per layout (3 for data parallel, 1 with TP/PP)
   std::optional<Recompute> recompute;  // unset = full for fine-tuning, selective for pretraining
   int lora_rank = 16;                  // LoRA / QLoRA adapter rank
-  std::vector<LoraTarget> lora_targets{LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
-                                       LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+  std::vector<LoraTarget> lora_targets{std::begin(all_lora_targets), std::end(all_lora_targets)};
   Optimizer optimizer = Optimizer::adamw;
-  std::optional<double> tokens;                      // --tokens: dataset tokens (per epoch); unset = task default
-  double epochs = 1;                                 // fine-tuning passes over the dataset
-  bool fp8_training = false;                         // --fp8: FP8 matmuls where the card has them
-  std::optional<double> deadline_hours;              // --deadline: size the cluster to finish in time
-  double fine_tune_tokens = 100e6;                   // default fine-tuning dataset, tokens per epoch
-  double pretrain_tokens_per_param = 20;             // Chinchilla (arXiv 2203.15556)
-  double pretrain_default_deadline_hours = 90 * 24;  // pretraining without --deadline: size for about 3 months
+  std::optional<double> tokens;           // --tokens: dataset tokens (per epoch); unset = task default
+  double epochs = 1;                      // fine-tuning passes over the dataset
+  bool fp8_training = false;              // --fp8: FP8 matmuls where the card has them
+  std::optional<double> deadline_hours;   // --deadline: size the cluster to finish in time
+  double fine_tune_tokens = 100e6;        // default fine-tuning dataset, tokens per epoch
+  double pretrain_tokens_per_param = 20;  // Chinchilla (arXiv 2203.15556)
+  // Pretraining without --deadline is sized to finish in about 3 months;
+  // nullopt sizes it to memory alone.
+  std::optional<double> pretrain_default_deadline_hours = 90 * 24;
 
   // Inference.
   InferencePrecision precision = InferencePrecision::bf16;

@@ -11,7 +11,7 @@ namespace gpu_advise {
 // The plan's cost in the request's mode, typical: training, rent (or amortised
 // cards and power) for the run; inference, rent per hour (or ownership per
 // month) of serving the asked load. nullopt without a price.
-[[nodiscard]] std::optional<double> cost_metric(const Estimate& estimate, CostMode mode);
+[[nodiscard]] std::optional<double> ranking_cost(const Estimate& estimate, CostMode mode);
 // Higher is better: tokens/s for inference; for training 1 / wall hours, or
 // 1 / GPU-hours when every plan is sized to the same deadline.
 [[nodiscard]] double speed_metric(const Estimate& estimate, bool sized_to_deadline);

@@ -13,6 +13,20 @@ namespace gpu_advise {
 
 namespace {
 
+// Priced before unpriced; then the cheaper per hour (unpriced: fewer GPUs);
+// then by id, so the choice does not follow the catalog's order.
+bool cheaper(const WayOut& a, const WayOut& b) {
+  if (a.rent_usd_per_hour.has_value() != b.rent_usd_per_hour.has_value()) {
+    return a.rent_usd_per_hour.has_value();
+  }
+  const double cost_a = a.rent_usd_per_hour.value_or(a.count);
+  const double cost_b = b.rent_usd_per_hour.value_or(b.count);
+  if (cost_a != cost_b) {
+    return cost_a < cost_b;
+  }
+  return a.gpu_id < b.gpu_id;
+}
+
 std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, const std::vector<const GpuSpec*>& gpus) {
   std::vector<Task> lighter;
   switch (request.task) {
@@ -21,26 +35,24 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     default: break;
   }
   std::vector<WayOut> out;
+  // The cheapest plan per hour among the cards that fit the alternative.
   auto best_for = [&](const Request& alternative) -> std::optional<WayOut> {
     std::optional<WayOut> best;
-    double best_cost = 0;
     for (const auto* gpu : gpus) {
       const Estimate e = estimate(alternative, model, *gpu);
       if (!e.fits) {
         continue;
       }
       const auto price = e.cost.rent_usd_per_gpu_hour;
-      // Cheapest hourly cost; cards without a price sort after priced ones.
-      const double cost = price ? price->typical * e.count : 1e12 * e.count;
-      if (!best || cost < best_cost || (cost == best_cost && gpu->id < best->gpu_id)) {
-        best = WayOut{alternative.task,
-                      gpu->id,
-                      gpu->name,
-                      e.count,
-                      price ? std::optional<double>(price->typical * e.count) : std::nullopt,
-                      {},
-                      e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt};
-        best_cost = cost;
+      WayOut way{alternative.task,
+                 gpu->id,
+                 gpu->name,
+                 e.count,
+                 price ? std::optional<double>(price->typical * e.count) : std::nullopt,
+                 {},
+                 e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt};
+      if (!best || cheaper(way, *best)) {
+        best = std::move(way);
       }
     }
     return best;
@@ -49,7 +61,7 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     Request relaxed = request;
     relaxed.count.reset();
     relaxed.deadline_hours.reset();
-    relaxed.pretrain_default_deadline_hours = 1e12;
+    relaxed.pretrain_default_deadline_hours.reset();  // sized to memory alone
     if (auto way = best_for(relaxed)) {
       if (request.count) {
         way->drops.push_back("--count");
@@ -84,7 +96,7 @@ std::optional<RejectReason> over_budget(const Request& request, const Estimate& 
   if (!request.budget_usd) {
     return std::nullopt;
   }
-  const auto cost = plan_cost_usd(request, e);
+  const auto cost = budget_cost_usd(request, e);
   if (!cost) {
     return NoPriceForBudget{request.mode, *request.budget_usd};
   }

@@ -9,7 +9,7 @@ namespace {
 constexpr double full_headroom = 0.25;  // 25% of usable memory left earns the whole headroom score
 }
 
-std::optional<double> cost_metric(const Estimate& estimate, CostMode mode) {
+std::optional<double> ranking_cost(const Estimate& estimate, CostMode mode) {
   // Inference: what serving the asked load costs per hour (renting) or per
   // month (owning); capacity beyond the asked concurrency is not income.
   const auto& cost = mode == CostMode::rent ? estimate.cost.rent_usd : estimate.cost.buy_usd;
@@ -39,7 +39,7 @@ void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& w,
   double best_cost = std::numeric_limits<double>::infinity();
   double best_speed = 0;
   for (const auto& option : options) {
-    if (const auto cost = cost_metric(option.estimate, mode)) {
+    if (const auto cost = ranking_cost(option.estimate, mode)) {
       best_cost = std::min(best_cost, *cost);
     }
     best_speed = std::max(best_speed, speed_metric(option.estimate, sized_to_deadline));
@@ -50,7 +50,7 @@ void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& w,
     s.speed_weight = w.speed;
     s.headroom_weight = w.headroom;
     s.risk_weight = w.risk;
-    const auto cost = cost_metric(option.estimate, mode);
+    const auto cost = ranking_cost(option.estimate, mode);
     s.cost_known = cost.has_value();
     s.cost = (cost && *cost > 0) ? best_cost / *cost : 0.0;
     s.speed = best_speed > 0 ? speed_metric(option.estimate, sized_to_deadline) / best_speed : 0.0;
@@ -62,8 +62,8 @@ void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& w,
       return a.score.total > b.score.total;
     }
     const double inf = std::numeric_limits<double>::infinity();
-    const double ca = cost_metric(a.estimate, mode).value_or(inf);
-    const double cb = cost_metric(b.estimate, mode).value_or(inf);
+    const double ca = ranking_cost(a.estimate, mode).value_or(inf);
+    const double cb = ranking_cost(b.estimate, mode).value_or(inf);
     if (ca != cb) {
       return ca < cb;
     }

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu_advise/advisor.hpp"
-#include "gpu_advise/files.hpp"
 #include "line_reader.hpp"
+#include "load/files.hpp"
 #include "load/json_input.hpp"
 
 namespace gpu_advise::cli {

@@ -24,7 +24,6 @@
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
-#include "gpu_advise/files.hpp"
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/request.hpp"
@@ -33,6 +32,7 @@
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/wording.hpp"
 #include "gpu_advise_version.hpp"
+#include "load/files.hpp"
 
 namespace gpu_advise::cli {
 

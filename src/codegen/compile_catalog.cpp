@@ -21,6 +21,7 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "load/files.hpp"
 
 namespace {
 

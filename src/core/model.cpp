@@ -81,9 +81,9 @@ double ModelShape::kv_bytes(double tokens, double bytes_per_value) const {
   return per_layer_token * ((layers - windowed) * tokens + windowed * window_tokens);
 }
 
-double ModelShape::lora_params(int rank, const std::vector<int>& targets) const {
+double ModelShape::lora_params(int rank, std::span<const LoraTarget> targets) const {
   // r * (d_in + d_out) per adapted matrix (Hu et al., arXiv 2106.09685).
-  auto chosen = [&](int target) { return std::find(targets.begin(), targets.end(), target) != targets.end(); };
+  auto chosen = [&](LoraTarget target) { return std::find(targets.begin(), targets.end(), target) != targets.end(); };
   const double h = hidden;
   const double r = rank;
   double attention = 0;
@@ -91,25 +91,26 @@ double ModelShape::lora_params(int rank, const std::vector<int>& targets) const 
     // q: down and up projections (or one), k and v: the shared latent down and
     // up projections, counted under k and v; o as usual.
     const double qk = mla->qk_nope_head_dim + mla->qk_rope_head_dim;
-    if (chosen(0)) {
+    if (chosen(LoraTarget::q)) {
       attention += mla->q_lora_rank > 0 ? (h + mla->q_lora_rank) + (mla->q_lora_rank + heads * qk) : h + heads * qk;
     }
-    if (chosen(1)) {
+    if (chosen(LoraTarget::k)) {
       attention += h + mla->kv_lora_rank + mla->qk_rope_head_dim;
     }
-    if (chosen(2)) {
+    if (chosen(LoraTarget::v)) {
       attention += mla->kv_lora_rank + static_cast<double>(heads) * (mla->qk_nope_head_dim + mla->v_head_dim);
     }
-    if (chosen(3)) {
+    if (chosen(LoraTarget::o)) {
       attention += static_cast<double>(heads) * mla->v_head_dim + h;
     }
   } else {
     const double q_out = static_cast<double>(heads) * head_dim;
     const double kv_out = static_cast<double>(kv_heads) * head_dim;
-    attention = (chosen(0) ? h + q_out : 0) + (chosen(1) ? h + kv_out : 0) + (chosen(2) ? h + kv_out : 0) +
-                (chosen(3) ? q_out + h : 0);
+    attention = (chosen(LoraTarget::q) ? h + q_out : 0) + (chosen(LoraTarget::k) ? h + kv_out : 0) +
+                (chosen(LoraTarget::v) ? h + kv_out : 0) + (chosen(LoraTarget::o) ? q_out + h : 0);
   }
-  const int mlp_matrices = (chosen(4) ? 1 : 0) + (chosen(5) ? 1 : 0) + (chosen(6) ? 1 : 0);
+  const int mlp_matrices =
+      (chosen(LoraTarget::gate) ? 1 : 0) + (chosen(LoraTarget::up) ? 1 : 0) + (chosen(LoraTarget::down) ? 1 : 0);
   const double dense_mlp = mlp_matrices * (h + ffn);
   if (!moe) {
     return r * layers * (attention + dense_mlp);

@@ -122,8 +122,7 @@ TrainingBytes training_bytes(Optimizer optimizer) {
 std::vector<LoraTarget> parse_lora_targets(std::string_view raw, std::string_view flag) {
   const std::string text = text::to_lower(text::trim(raw));
   if (text == "all") {
-    return {LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
-            LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+    return {std::begin(all_lora_targets), std::end(all_lora_targets)};
   }
   if (text == "attention") {
     return {LoraTarget::q, LoraTarget::k, LoraTarget::v, LoraTarget::o};

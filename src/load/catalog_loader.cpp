@@ -11,6 +11,7 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "load/files.hpp"
 #include "load/yaml_reader.hpp"
 
 namespace gpu_advise {

@@ -1,5 +1,5 @@
 // Data files in, results out: the only code that opens files by name.
-#include "gpu_advise/files.hpp"
+#include "load/files.hpp"
 
 #include <fcntl.h>
 #include <linux/magic.h>

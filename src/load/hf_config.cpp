@@ -11,6 +11,7 @@
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
+#include "load/files.hpp"
 #include "load/json_input.hpp"
 
 namespace gpu_advise {

@@ -52,7 +52,7 @@ std::string header_line(const Report& report, Language l) {
          (r.region == Region::cn ? say(l, Phrase::header_region_cn) : "");
 }
 
-std::string cost_of(const Estimate& e, CostMode mode, Language l) {
+std::string cost_cell(const Estimate& e, CostMode mode, Language l) {
   const auto& run = mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
   if (e.training && run) {
     return format::money(run->typical);
@@ -247,7 +247,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
       table.add_row(
           {std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
            fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()), format::number(r.gpu.memory.capacity_gib)),
-           time_cell(r.estimate, l), cost_of(r.estimate, report.request.mode, l),
+           time_cell(r.estimate, l), cost_cell(r.estimate, report.request.mode, l),
            fmt::format("{:.0f}", r.score.total)});
     }
     out += table.to_string("", width);

@@ -16,6 +16,7 @@
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "load/embedded_data.hpp"
+#include "load/files.hpp"
 #include "load/yaml_reader.hpp"
 
 namespace gpu_advise {
@@ -168,7 +169,7 @@ const std::vector<Field>& registry() {
       if (f.estimate == nullptr) {
         return yes(false);
       }
-      return yes(plan_cost_usd(*f.request, *f.estimate).has_value());
+      return yes(budget_cost_usd(*f.request, *f.estimate).has_value());
     });
     // ---- the estimate (absent when the card does not fit) ----
     add("fits", B, "the workload fits on this card", {},
@@ -211,7 +212,7 @@ const std::vector<Field>& registry() {
           if (e == nullptr) {
             return std::nullopt;
           }
-          const auto cost = plan_cost_usd(*f.request, *e);
+          const auto cost = budget_cost_usd(*f.request, *e);
           return cost ? number(*cost) : std::nullopt;
         });
     return v;

@@ -287,9 +287,9 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
                       text::to_upper(to_string(request.kv_precision)), request.concurrency, request.context,
                       request.prompt_tokens(), request.effective_output_tokens()));
   }
-  out.push_back(say(
-      language, Phrase::assume_memory, 100.0 * constants::usable_memory_fraction,
-      format::number(is_training(request.task) ? constants::training_reserve_gib : constants::inference_reserve_gib)));
+  const MemoryPolicy memory = memory_policy(request.task);
+  out.push_back(
+      say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, Phrase::assume_rent));
   } else {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gpu_advise/catalog.hpp"
+#include "load/files.hpp"
 
 using namespace gpu_advise;
 

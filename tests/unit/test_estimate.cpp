@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "estimate/parts.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/units.hpp"
@@ -10,6 +11,7 @@
 #include "gpu_fixture.hpp"
 
 using namespace gpu_advise;
+using sizing::candidate_counts;
 using test::request;
 
 TEST_CASE("GPU counts are 1, 2, 4, 8 then whole nodes", "[estimate]") {
@@ -104,7 +106,7 @@ TEST_CASE("the estimate takes the smallest count that fits", "[estimate]") {
   for (const Task task : {Task::pretrain, Task::full, Task::lora, Task::qlora, Task::inference}) {
     CAPTURE(static_cast<int>(task));
     Request r = request(70e9, task);
-    r.pretrain_default_deadline_hours = 1e12;  // size to memory alone
+    r.pretrain_default_deadline_hours.reset();  // size to memory alone
     const ModelShape shape = infer_shape(70e9);
     const Estimate e = estimate(r, shape, gpu);
     REQUIRE(e.fits);
@@ -324,6 +326,29 @@ TEST_CASE("no estimate is negative or NaN for any catalog card, model size and t
   }
 }
 
+namespace {
+
+// The count found fits when fixed with --count, and no smaller count of the
+// ones considered does. Returns the number of smaller counts checked.
+int check_against_every_count(const Request& r, const ModelShape& model, const GpuSpec& gpu, int found) {
+  Request fixed = r;
+  fixed.count = found;
+  CHECK(estimate(fixed, model, gpu).fits);
+  int checked = 0;
+  for (const int n : candidate_counts(r.max_gpus)) {
+    if (n >= found) {
+      break;
+    }
+    fixed.count = n;
+    CAPTURE(n);
+    CHECK_FALSE(estimate(fixed, model, gpu).fits);
+    ++checked;
+  }
+  return checked;
+}
+
+}  // namespace
+
 TEST_CASE("the count search finds the smallest count that fits, checked against every count", "[estimate][search]") {
   // Brute force: for a sweep of requests on every card, no smaller count of the
   // ones considered fits, and the count chosen does (with --count fixed to it).
@@ -340,20 +365,44 @@ TEST_CASE("the count search finds the smallest count that fits, checked against 
           continue;
         }
         CAPTURE(params, to_string(task), gpu.id, found.count);
-        Request fixed = r;
-        fixed.count = found.count;
-        CHECK(estimate(fixed, model, gpu).fits);
-        for (const int n : candidate_counts(r.max_gpus)) {
-          if (n >= found.count) {
-            break;
-          }
-          fixed.count = n;
-          CAPTURE(n);
-          CHECK_FALSE(estimate(fixed, model, gpu).fits);
-          ++checked;
-        }
+        checked += check_against_every_count(r, model, gpu, found.count);
       }
     }
   }
   CHECK(checked > 100);
+}
+
+TEST_CASE("the pretraining count search meets the deadline with the fewest GPUs, checked against every count",
+          "[estimate][search]") {
+  // The family bisection (per tensor x pipeline x ZeRO x recompute) against
+  // every count of the ones considered, with the deadline the binding limit.
+  const Catalog catalog = load_embedded_catalog();
+  int checked = 0;
+  int deadline_bound = 0;
+  for (const double params : {1e9, 7e9, 70e9}) {
+    for (const double days : {30.0, 90.0, 365.0}) {
+      Request r = test::request(params, Task::pretrain);
+      r.max_gpus = 1024;
+      r.deadline_hours = days * 24;
+      const ModelShape model = infer_shape(params);
+      for (const auto& gpu : catalog.gpus()) {
+        const Estimate found = estimate(r, model, gpu);
+        if (!found.fits) {
+          continue;
+        }
+        CAPTURE(params, days, gpu.id, found.count);
+        REQUIRE(found.training);
+        CHECK(found.training->wall_hours.typical <= *r.deadline_hours);
+        checked += check_against_every_count(r, model, gpu, found.count);
+        Request memory_only = r;
+        memory_only.deadline_hours.reset();
+        memory_only.pretrain_default_deadline_hours.reset();
+        if (estimate(memory_only, model, gpu).count < found.count) {
+          ++deadline_bound;
+        }
+      }
+    }
+  }
+  CHECK(checked > 1000);
+  CHECK(deadline_bound > 20);  // the sweep exercises the deadline, not only memory
 }

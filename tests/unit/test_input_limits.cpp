@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "cli/line_reader.hpp"
-#include "gpu_advise/files.hpp"
+#include "load/files.hpp"
 #include "load/json_input.hpp"
 
 using namespace gpu_advise;

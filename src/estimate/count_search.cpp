@@ -1,0 +1,217 @@
+// The number of GPUs: the smallest count that fits and meets the deadline,
+// with its best layout (docs/methodology.md §5). Fitting and finishing in
+// time only get easier with more GPUs, so the searches bisect; a test checks
+// them against every count.
+#include <algorithm>
+
+#include "estimate/parts.hpp"
+
+namespace gpu_advise::sizing {
+
+std::vector<int> candidate_counts(int max_gpus) {
+  std::vector<int> counts;
+  for (int n : {1, 2, 4}) {
+    if (n <= max_gpus) {
+      counts.push_back(n);
+    }
+  }
+  for (int n = gpus_per_node; n <= max_gpus; n += gpus_per_node) {
+    counts.push_back(n);
+  }
+  return counts;
+}
+
+FamilyCounts::FamilyCounts(int unit, int max_gpus) : m_step(std::max(gpus_per_node, unit)) {
+  for (int n = unit; n <= 4 && n <= max_gpus; n *= 2) {
+    m_small.push_back(n);
+  }
+  m_size = m_small.size() + static_cast<std::size_t>(max_gpus >= m_step ? max_gpus / m_step : 0);
+}
+
+namespace {
+
+// One count tried: the best layout that fits in memory and time, and what the
+// attempt learnt when none does.
+struct Probe {
+  std::optional<Candidate> candidate;
+  MemoryBreakdown smallest;
+  std::optional<TrainingEstimate> too_slow;
+};
+
+// Whether a fitting layout meets the deadline; the estimate when it does not.
+std::optional<TrainingEstimate> misses_deadline(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                                const Layout& layout, int n, std::optional<double> deadline) {
+  if (!deadline || !is_training(request.task)) {
+    return std::nullopt;
+  }
+  std::vector<EstimateNote> scratch;
+  TrainingEstimate t = training_time(request, model, gpu, layout, scale_out(gpu, n), scratch);
+  if (t.wall_hours.typical > *deadline) {
+    return t;
+  }
+  return std::nullopt;
+}
+
+void keep_smallest(MemoryBreakdown& smallest, const MemoryBreakdown& memory) {
+  if (smallest.total() == 0 || memory.total() < smallest.total()) {
+    smallest = memory;
+  }
+}
+
+// Every layout of n GPUs: the most preferred of those that fit in memory and
+// meet the deadline. The deadline is checked only on a layout that would be
+// the best so far, so the answer is the same as filtering first.
+Probe probe_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, int n, double usable,
+                  std::optional<double> deadline) {
+  Probe result;
+  for (const Layout& layout : layouts_for(request, model, gpu, n)) {
+    const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+    keep_smallest(result.smallest, memory);
+    if (memory.total() > usable) {
+      continue;
+    }
+    const double preference = layout_preference(gpu, layout, request.task);
+    if (result.candidate && preference <= result.candidate->preference + 1e-12) {
+      continue;
+    }
+    if (auto slow = misses_deadline(request, model, gpu, layout, n, deadline)) {
+      if (!result.too_slow || slow->wall_hours.typical < result.too_slow->wall_hours.typical) {
+        result.too_slow = slow;
+      }
+      continue;
+    }
+    result.candidate = Candidate{layout, memory, preference};
+  }
+  if (result.candidate) {
+    result.too_slow.reset();
+  }
+  return result;
+}
+
+// One family's layout at n GPUs, if it fits in memory and time; `probe`, when
+// given, collects the least memory and the fastest miss.
+std::optional<Candidate> check_family(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                      const Layout& family, int n, double usable, std::optional<double> deadline,
+                                      Probe* probe) {
+  const Layout layout = with_count(request, family, n);
+  const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+  if (probe != nullptr) {
+    keep_smallest(probe->smallest, memory);
+  }
+  if (memory.total() > usable) {
+    return std::nullopt;
+  }
+  if (auto slow = misses_deadline(request, model, gpu, layout, n, deadline)) {
+    if (probe != nullptr && (!probe->too_slow || slow->wall_hours.typical < probe->too_slow->wall_hours.typical)) {
+      probe->too_slow = slow;
+    }
+    return std::nullopt;
+  }
+  return Candidate{layout, memory, layout_preference(gpu, layout, request.task)};
+}
+
+// Full training without --count. Per family (TP x PP x ZeRO x recompute)
+// memory falls and speed rises with the data-parallel size, so each family
+// bisects to its smallest count; the smallest over the families wins, then
+// the more preferred layout.
+SearchResult search_families(const Request& request, const ModelShape& model, const GpuSpec& gpu, double usable,
+                             std::optional<double> deadline) {
+  SearchResult result;
+  Probe last;
+  for (const Layout& family : training_families(request, model, gpu)) {
+    const FamilyCounts counts(family.tensor * family.pipeline, request.max_gpus);
+    if (counts.size() == 0) {
+      continue;
+    }
+    auto fits = [&](std::size_t k, Probe* probe) {
+      return check_family(request, model, gpu, family, counts[k], usable, deadline, probe);
+    };
+    std::size_t high = counts.size() - 1;
+    if (!fits(high, &last)) {
+      result.last_count = counts[high];
+      continue;
+    }
+    std::size_t low = 0;
+    while (low < high) {
+      const std::size_t middle = low + (high - low) / 2;
+      if (fits(middle, nullptr)) {
+        high = middle;
+      } else {
+        low = middle + 1;
+      }
+    }
+    const int n = counts[high];
+    const auto candidate = fits(high, nullptr);
+    if (!result.chosen || n < result.count ||
+        (n == result.count && candidate->preference > result.chosen->preference)) {
+      result.chosen = candidate;
+      result.count = n;
+    }
+  }
+  result.smallest = last.smallest;
+  result.missed = last.too_slow;
+  return result;
+}
+
+// Every other task, or a fixed --count: gallop through the candidate counts
+// to one that works, then bisect back to the smallest.
+SearchResult search_counts(const Request& request, const ModelShape& model, const GpuSpec& gpu, double usable,
+                           std::optional<double> deadline) {
+  const std::vector<int> counts = request.count ? std::vector<int>{*request.count} : candidate_counts(request.max_gpus);
+  SearchResult result;
+  Probe last;
+  auto probe = [&](int n) { return probe_count(request, model, gpu, n, usable, deadline); };
+  std::size_t low = 0;  // counts[low - 1] is known to fail (or low == 0)
+  std::size_t high = counts.size();
+  std::size_t step = 1;
+  std::size_t index = 0;
+  while (index < counts.size()) {  // gallop
+    Probe p = probe(counts[index]);
+    if (p.candidate) {
+      high = index;
+      break;
+    }
+    last = p;
+    result.last_count = counts[index];
+    low = index + 1;
+    index += step;
+    step *= 2;
+  }
+  if (high == counts.size() && low < counts.size()) {
+    Probe p = probe(counts.back());  // the largest allowed: the last chance, and the reason if it fails
+    if (p.candidate) {
+      high = counts.size() - 1;
+    } else {
+      last = p;
+      result.last_count = counts.back();
+    }
+  }
+  if (high < counts.size()) {
+    while (low < high) {  // bisect: counts[high] works
+      const std::size_t middle = low + (high - low) / 2;
+      if (probe(counts[middle]).candidate) {
+        high = middle;
+      } else {
+        low = middle + 1;
+      }
+    }
+    result.chosen = probe(counts[high]).candidate;
+    result.count = counts[high];
+  }
+  result.smallest = last.smallest;
+  result.missed = last.too_slow;
+  return result;
+}
+
+}  // namespace
+
+SearchResult search_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, double usable_bytes) {
+  const std::optional<double> deadline = request.effective_deadline_hours();
+  const bool full_training = request.task == Task::pretrain || request.task == Task::full;
+  if (full_training && !request.count) {
+    return search_families(request, model, gpu, usable_bytes, deadline);
+  }
+  return search_counts(request, model, gpu, usable_bytes, deadline);
+}
+
+}  // namespace gpu_advise::sizing

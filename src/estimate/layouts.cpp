@@ -1,0 +1,164 @@
+// How GPUs split the work: the layouts a request allows on a card, and what
+// each costs in efficiency (docs/methodology.md §4).
+#include <algorithm>
+
+#include "estimate/parts.hpp"
+
+namespace gpu_advise::sizing {
+
+namespace {
+
+// The architectures' MFU ranges come from large, well-tuned multi-node runs
+// that already pay for tensor, pipeline and data parallelism on 600-900 GB/s
+// NVLink. Only departures from that norm cost more: a slower scale-up link
+// under tensor parallelism, and several GPUs with no NVLink between them.
+constexpr double norm_link_gb_per_s = 600.0;  // A100 NVLink 3, the calibration runs' fabric
+
+double tensor_parallel_factor(int tp, double link_gb_per_s) {
+  if (tp <= 1) {
+    return 1.0;
+  }
+  const double loss = tp <= 2 ? 0.03 : tp <= 4 ? 0.06 : 0.10;  // share of step time in TP collectives at the norm
+  const double slowdown = std::max(0.0, norm_link_gb_per_s / std::max(link_gb_per_s, 1.0) - 1.0);
+  return std::max(0.5, 1.0 - loss * slowdown);
+}
+
+std::vector<int> powers_of_two_up_to(int limit) {
+  std::vector<int> out;
+  for (int v = 1; v <= limit; v *= 2) {
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+ScaleOut scale_out(const GpuSpec& gpu, int count) {
+  const int domain = gpu.interconnect.domain_size;
+  if (count <= 1 || count <= domain) {
+    return {};
+  }
+  if (domain < 2) {
+    return {0.70, EstimateNote{EstimateNote::Kind::pcie_scale_out, count, 0}};
+  }
+  if (domain == 2) {
+    return {0.75, EstimateNote{EstimateNote::Kind::pair_scale_out, count, 0}};
+  }
+  return {1.0, EstimateNote{EstimateNote::Kind::multi_node, count, (count + domain - 1) / domain}};
+}
+
+double layout_efficiency(const GpuSpec& gpu, const Layout& layout, Task task) {
+  double factor = tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s);
+  // training_mfu is calibrated on runs with selective recompute; full recompute
+  // repeats the forward pass (fine_tune_mfu already assumes it).
+  if ((task == Task::pretrain || task == Task::full) && layout.recompute == Recompute::full) {
+    factor *= full_recompute_factor;
+  }
+  return factor;
+}
+
+double layout_preference(const GpuSpec& gpu, const Layout& layout, Task task) {
+  return layout_efficiency(gpu, layout, task) - 1e-3 * (layout.tensor * layout.pipeline) - 1e-4 * layout.zero_stage;
+}
+
+std::vector<Layout> model_parallel_shapes(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                          int limit) {
+  const int domain = std::max(1, gpu.interconnect.domain_size);
+  const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{1, 3};
+  std::vector<Layout> out;
+  for (const int tp : powers_of_two_up_to(std::min({domain, limit, 8}))) {
+    if (model.heads % tp != 0) {
+      continue;
+    }
+    for (const int pp : powers_of_two_up_to(std::min(limit / tp, model.layers))) {
+      for (const int z : stages) {
+        if (!request.zero_stage && tp * pp > 1 && z == 3) {
+          continue;  // with model parallelism the distributed optimizer (ZeRO-1) is the norm
+        }
+        out.push_back(Layout{tp, pp, 0, z, std::nullopt});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Recompute> recompute_modes(const Request& request) {
+  std::vector<Recompute> modes{request.effective_recompute()};
+  if (!request.recompute && request.effective_recompute() != Recompute::full) {
+    modes.push_back(Recompute::full);
+  }
+  return modes;
+}
+
+Layout with_count(const Request& request, const Layout& shape, int n) {
+  Layout layout = shape;
+  layout.data = n / (shape.tensor * shape.pipeline);
+  if (layout.data == 1) {
+    layout.zero_stage = std::min(layout.zero_stage, request.zero_stage.value_or(0));  // nothing to shard over
+  }
+  return layout;
+}
+
+namespace {
+
+// The layouts of `count` GPUs, before recompute is chosen.
+std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
+  std::vector<Layout> out;
+  if (request.task == Task::inference) {
+    // Tensor parallel inside the scale-up domain (over PCIe for cards without
+    // one, up to 8), pipeline across domains.
+    const int domain = std::max(1, gpu.interconnect.domain_size);
+    const int tp_limit = domain >= 2 ? domain : 8;
+    const int tp = std::min(count, tp_limit);
+    if (count % tp == 0) {
+      out.push_back(Layout{tp, count / tp, 1, 0, std::nullopt});
+    }
+    return out;
+  }
+  if (request.task == Task::lora || request.task == Task::qlora) {
+    const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{0, 3};
+    for (const int z : stages) {
+      out.push_back(Layout{1, 1, count, count == 1 ? 0 : z, std::nullopt});
+    }
+    return out;
+  }
+  for (const Layout& shape : model_parallel_shapes(request, model, gpu, count)) {
+    if (count % (shape.tensor * shape.pipeline) == 0) {
+      out.push_back(with_count(request, shape, count));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// Training without --recompute tries the task's norm first, then full recompute.
+std::vector<Layout> layouts_for(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
+  std::vector<Layout> base = parallel_layouts(request, model, gpu, count);
+  if (!is_training(request.task)) {
+    return base;
+  }
+  std::vector<Layout> out;
+  for (const Recompute mode : recompute_modes(request)) {
+    for (Layout layout : base) {
+      layout.recompute = mode;
+      out.push_back(layout);
+    }
+  }
+  return out;
+}
+
+std::vector<Layout> training_families(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
+  const std::vector<Recompute> modes = recompute_modes(request);
+  std::vector<Layout> out;
+  for (const Layout& shape : model_parallel_shapes(request, model, gpu, request.max_gpus)) {
+    for (const Recompute mode : modes) {
+      Layout family = shape;
+      family.recompute = mode;
+      out.push_back(family);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpu_advise::sizing

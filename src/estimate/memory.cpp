@@ -1,0 +1,125 @@
+// Memory per GPU for a layout: weights, gradients, optimizer states,
+// activations, KV cache and the runtime reserve (docs/methodology.md §1-3).
+#include <algorithm>
+
+#include "estimate/parts.hpp"
+#include "gpu_advise/units.hpp"
+
+namespace gpu_advise {
+
+using namespace sizing;
+
+namespace {
+
+// Activations per GPU for one micro-batch (Korthikanti et al., arXiv 2205.05198):
+// per layer 34*s*b*h bytes with flash attention / selective recompute, plus
+// 5*a*s^2*b bytes of attention scores without; sequence parallelism divides by
+// t. 1F1B keeps p micro-batches in flight on the first stage, each of L/p
+// layers: L layers' worth. Full recompute keeps only each layer's input.
+double training_activations(const Request& request, const ModelShape& model, const Layout& layout) {
+  const double s = request.seq_len;
+  const double b = request.micro_batch;
+  const double h = model.hidden;
+  const double t = layout.tensor;
+  const double sbh = s * b * h;
+  const Recompute recompute = layout.recompute.value_or(request.effective_recompute());
+  double per_layer = 0;
+  switch (recompute) {
+    case Recompute::none: per_layer = sbh * (34.0 + 5.0 * model.heads * s / h) / t; break;
+    case Recompute::selective: per_layer = 34.0 * sbh / t; break;
+    case Recompute::full: per_layer = 2.0 * sbh / t; break;
+  }
+  double total = per_layer * model.layers;
+  if (recompute == Recompute::full) {
+    total += 34.0 * sbh / t;  // one layer rebuilt during backward
+  }
+  total += 4.0 * s * b * model.vocab / t;  // FP32 logits, vocabulary-parallel
+  return total;
+}
+
+}  // namespace
+
+MemoryPolicy memory_policy(Task task) { return {0.90, is_training(task) ? 2.0 : 3.5}; }
+
+double weight_bytes(const Request& request, const ModelShape& model) {
+  double block_bytes = 2.0;
+  switch (request.precision) {
+    case InferencePrecision::bf16: return 2.0 * model.params;
+    case InferencePrecision::fp8: return 1.0 * model.params;
+    case InferencePrecision::int8: block_bytes = bytes_int8_weight; break;
+    case InferencePrecision::int4: block_bytes = bytes_int4_weight; break;
+  }
+  // Weight-only quantisation (GPTQ, AWQ) leaves the embeddings and LM head in BF16.
+  const double embeddings = std::min(model.embedding_params(), model.params);
+  return block_bytes * (model.params - embeddings) + 2.0 * embeddings;
+}
+
+MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, const Layout& layout) {
+  const double params = model.params;
+  const double t = layout.tensor;
+  const double p = layout.pipeline;
+  const double d = layout.data;
+  MemoryBreakdown m;
+  m.reserve = memory_policy(request.task).reserve_gib * bytes_per_gib;
+  switch (request.task) {
+    case Task::pretrain:
+    case Task::full: {
+      // Mixed-precision AdamW: BF16 weights 2 + BF16 gradients 2 + FP32 master,
+      // m and v 12 bytes per parameter (ZeRO, arXiv 1910.02054), split by TP x PP
+      // and sharded over DP by the ZeRO stage.
+      const double shard = params / (t * p);
+      const int z = layout.zero_stage;
+      const TrainingBytes bytes = training_bytes(request.optimizer);
+      m.weights = bytes.weights * shard / (z >= 3 ? d : 1.0);
+      m.gradients = bytes.gradients * shard / (z >= 2 ? d : 1.0);
+      m.optimizer = bytes.optimizer * shard / (z >= 1 ? d : 1.0);
+      if (z >= 3 && d > 1) {
+        m.weights += 2.0 * 2.0 * model.params_per_layer() / t;  // two layers gathered: current + prefetch
+      }
+      m.activations = training_activations(request, model, layout);
+      break;
+    }
+    case Task::lora:
+    case Task::qlora: {
+      const double adapters = model.lora_params(request.lora_rank, request.lora_targets);
+      double base_bytes_per_param = 2.0;  // frozen BF16 base
+      double base = 2.0 * params;
+      if (request.task == Task::qlora) {
+        // NF4 with double quantisation for the blocks, BF16 embeddings and LM
+        // head (Dettmers et al., arXiv 2305.14314).
+        const double embeddings = std::min(model.embedding_params(), params);
+        base_bytes_per_param = bytes_nf4_with_double_quant;
+        base = base_bytes_per_param * (params - embeddings) + 2.0 * embeddings;
+      }
+      // Adapters train in FP32 with mixed-precision AdamW (PEFT's default):
+      // 4 + 4 + 8 bytes; pure BF16 halves that; 8-bit Adam stores 2 bytes of moments.
+      const TrainingBytes adapter_bytes = request.optimizer == Optimizer::adamw_bf16   ? TrainingBytes{2, 2, 4}
+                                          : request.optimizer == Optimizer::adamw_8bit ? TrainingBytes{4, 4, 2}
+                                                                                       : TrainingBytes{4, 4, 8};
+      // FSDP (ZeRO-3) shards the frozen base and the adapter states over the
+      // GPUs and gathers two layers at a time; plain data parallelism replicates them.
+      const bool sharded = layout.zero_stage >= 3 && d > 1;
+      const double shards = sharded ? d : 1.0;
+      m.weights = (base + adapter_bytes.weights * adapters) / shards;
+      if (sharded) {
+        m.weights += 2.0 * base_bytes_per_param * model.params_per_layer();
+      }
+      m.gradients = adapter_bytes.gradients * adapters / shards;
+      m.optimizer = adapter_bytes.optimizer * adapters / shards;
+      m.activations = training_activations(request, model, layout);
+      break;
+    }
+    case Task::inference: {
+      m.weights = weight_bytes(request, model) / (t * p);
+      // KV heads split across tensor-parallel ranks up to g; MLA's latent is
+      // not split by heads. Pipeline stages each hold their layers' cache.
+      const double kv_split = (model.mla ? 1.0 : std::min(t, static_cast<double>(std::max(model.kv_heads, 1)))) * p;
+      const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
+      m.kv_cache = model.kv_bytes(request.context, kv_value_bytes) * request.concurrency / kv_split;
+      break;
+    }
+  }
+  return m;
+}
+
+}  // namespace gpu_advise
