@@ -2,25 +2,16 @@
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 #include "load/compiled_catalog.hpp"
+#include "load/overlays.hpp"
 
 namespace gpu_advise {
 
 Catalog load_embedded_catalog() { return compiled::catalog(); }
 
 Catalog load_catalog(const std::vector<std::string>& overlay_files) {
-  Catalog catalog = load_embedded_catalog();
-  std::vector<Diagnostic> problems;
-  for (const auto& file : overlay_files) {
-    try {
-      catalog.merge(load_catalog_file(file, CatalogRole::overlay, &catalog));
-    } catch (const DataError& e) {
-      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
-    }
-  }
-  if (!problems.empty()) {
-    throw DataError(std::move(problems));
-  }
-  return catalog;
+  return merge_overlays(load_embedded_catalog(), overlay_files, [](const std::string& file, const Catalog& base) {
+    return load_catalog_file(file, CatalogRole::overlay, &base);
+  });
 }
 
 }  // namespace gpu_advise

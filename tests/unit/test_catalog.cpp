@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "catalog_fixture.hpp"
+#include "errors_fixture.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 
@@ -52,16 +53,7 @@ TEST_CASE("an overlay replaces cards by id and appends new ones", "[catalog]") {
 
 namespace {
 std::string catalog_errors(const std::string& yaml, const Catalog* base) {
-  try {
-    (void)parse_catalog(yaml, "overlay.yaml", CatalogRole::overlay, base);
-  } catch (const DataError& e) {
-    std::string all;
-    for (const auto& d : e.diagnostics()) {
-      all += d.to_string() + "\n";
-    }
-    return all;
-  }
-  return "no error";
+  return test::data_errors([&] { (void)parse_catalog(yaml, "overlay.yaml", CatalogRole::overlay, base); });
 }
 
 std::string with_replaced(std::string text, const std::string& from, const std::string& to) {

@@ -2,6 +2,7 @@
 // Hugging Face config.json; they must agree on the same model.
 #include <catch2/catch.hpp>
 
+#include "errors_fixture.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/estimate.hpp"
@@ -14,17 +15,7 @@ namespace {
 const std::string configs = std::string(GPU_ADVISE_TEST_DATA) + "/hf-configs/";
 
 std::string config_errors(const std::string& json) {
-  try {
-    (void)parse_hf_config(json, "config.json");
-  } catch (const DataError& e) {
-    std::string all;
-    for (const auto& d : e.diagnostics()) {
-      all += d.to_string() + "\n";
-    }
-    return all;
-  }
-  FAIL("expected a DataError");
-  return {};
+  return test::data_errors([&] { (void)parse_hf_config(json, "config.json"); });
 }
 }  // namespace
 

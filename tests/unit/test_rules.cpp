@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "errors_fixture.hpp"
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/rules.hpp"
 #include "gpu_fixture.hpp"
@@ -22,16 +23,7 @@ std::string rule(const std::string& when, const std::string& effect = "{type: no
 }
 
 std::string errors(const std::string& yaml) {
-  try {
-    (void)parse_rules(yaml, "rules.yaml", RulesRole::overlay);
-  } catch (const DataError& e) {
-    std::string all;
-    for (const auto& d : e.diagnostics()) {
-      all += d.to_string() + "\n";
-    }
-    return all;
-  }
-  return "no error";
+  return test::data_errors([&] { (void)parse_rules(yaml, "rules.yaml", RulesRole::overlay); });
 }
 
 struct World {

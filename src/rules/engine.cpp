@@ -1,0 +1,147 @@
+// The rule engine: conditions matched against one card's facts, messages
+// rendered in both languages, rule sets merged, and the budget profiles.
+#include <algorithm>
+
+#include "gpu_advise/rules.hpp"
+#include "rules/fields.hpp"
+
+namespace gpu_advise {
+
+std::span<const EnumName<Operator>> names(Operator) {
+  static constexpr EnumName<Operator> table[] = {
+      {Operator::is, "is"},         {Operator::is_not, "is_not"},     {Operator::in, "in"},
+      {Operator::not_in, "not_in"}, {Operator::at_least, "at_least"}, {Operator::at_most, "at_most"},
+      {Operator::above, "above"},   {Operator::below, "below"},       {Operator::between, "between"},
+      {Operator::exists, "exists"}};
+  return table;
+}
+
+std::span<const EnumName<EffectKind>> names(EffectKind) {
+  static constexpr EnumName<EffectKind> table[] = {{EffectKind::reject, "reject"},
+                                                   {EffectKind::score, "score"},
+                                                   {EffectKind::note, "note"},
+                                                   {EffectKind::warning, "warning"}};
+  return table;
+}
+
+bool RuleCondition::matches(const Facts& facts) const {
+  switch (kind) {
+    case Kind::all:
+      return std::all_of(children.begin(), children.end(), [&](const RuleCondition& c) { return c.matches(facts); });
+    case Kind::any:
+      return std::any_of(children.begin(), children.end(), [&](const RuleCondition& c) { return c.matches(facts); });
+    case Kind::negate: return !children.front().matches(facts);
+    case Kind::compare: break;
+  }
+  const auto value = field_index >= 0 ? field_value(field_index, facts) : field_value(field, facts);
+  if (op == Operator::exists) {
+    return value.has_value() == std::get<bool>(values.front());
+  }
+  if (!value) {
+    return false;  // a field that does not apply matches nothing (use exists to test for it)
+  }
+  auto number_of = [](const FieldValue& v) { return std::get<double>(v); };
+  switch (op) {
+    case Operator::is: return equal(*value, values.front());
+    case Operator::is_not: return !equal(*value, values.front());
+    case Operator::in:
+      return std::any_of(values.begin(), values.end(), [&](const FieldValue& v) { return equal(*value, v); });
+    case Operator::not_in:
+      return std::none_of(values.begin(), values.end(), [&](const FieldValue& v) { return equal(*value, v); });
+    case Operator::at_least: return number_of(*value) >= number_of(values.front());
+    case Operator::at_most: return number_of(*value) <= number_of(values.front());
+    case Operator::above: return number_of(*value) > number_of(values.front());
+    case Operator::below: return number_of(*value) < number_of(values.front());
+    case Operator::between:
+      return number_of(*value) >= number_of(values[0]) && number_of(*value) <= number_of(values[1]);
+    case Operator::exists: break;
+  }
+  return false;
+}
+
+std::string render_message(std::string_view text, const Facts& facts, Language language) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '{') {
+      const auto close = text.find('}', i);
+      if (close != std::string_view::npos) {
+        const std::string_view name = text.substr(i + 1, close - i - 1);
+        const auto value = field_value(name, facts);
+        out += value ? show(*value, name, facts, language) : say(language, Phrase::value_not_applicable);
+        i = close + 1;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+ScoreWeights RuleSet::weights(BudgetTier tier) const {
+  const auto it = m_profiles.find(tier);
+  if (it != m_profiles.end()) {
+    return it->second;
+  }
+  return ScoreWeights{0.4, 0.4, 0.2, 0.0};
+}
+
+const EcosystemScores& RuleSet::ecosystem() const {
+  static const EcosystemScores neutral;
+  return m_ecosystem ? *m_ecosystem : neutral;
+}
+
+double EcosystemScores::score(const GpuSpec& gpu) const {
+  const auto s = software.find(gpu.software);
+  const auto c = confidence.find(gpu.confidence);
+  return (s == software.end() ? 0.5 : s->second) * (c == confidence.end() ? 1.0 : c->second);
+}
+
+void RuleSet::merge(const RuleSet& overlay) {
+  for (const auto& rule : overlay.rules()) {
+    const auto it = std::find_if(m_rules.begin(), m_rules.end(), [&](const Rule& r) { return r.id == rule.id; });
+    if (it != m_rules.end()) {
+      *it = rule;
+    } else {
+      m_rules.push_back(rule);
+    }
+  }
+  for (const auto& [tier, weights] : overlay.m_profiles) {
+    m_profiles[tier] = weights;
+  }
+  if (overlay.m_ecosystem) {
+    m_ecosystem = overlay.m_ecosystem;
+  }
+}
+
+const std::string& Finding::message_in(Language language) const {
+  static const std::string none;
+  auto it = message.find(language);
+  if (it == message.end()) {
+    it = message.find(Language::en);
+  }
+  return it == message.end() ? none : it->second;
+}
+
+std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts) {
+  std::vector<Finding> out;
+  out.reserve(rules.rules().size());
+  for (const auto& rule : rules.rules()) {
+    Finding finding{rule.id, rule.effect, rule.points, rule.when.matches(facts), {}};
+    if (finding.fired) {
+      for (const Language language : {Language::en, Language::zh}) {
+        auto it = rule.message.find(language);
+        if (it == rule.message.end()) {
+          it = rule.message.find(Language::en);
+        }
+        const bool translated = it != rule.message.end() && it->first == language;
+        finding.message[language] = render_message(it == rule.message.end() ? rule.id : it->second, facts,
+                                                   translated ? language : Language::en);
+      }
+    }
+    out.push_back(std::move(finding));
+  }
+  return out;
+}
+
+}  // namespace gpu_advise

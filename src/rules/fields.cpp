@@ -1,0 +1,288 @@
+// The fields a rule can look at (request, card, estimate), their types and
+// valid words, and how a value is shown in a message (docs/rules.md).
+#include "rules/fields.hpp"
+
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "core/quantity_format.hpp"
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/text.hpp"
+#include "gpu_advise/units.hpp"
+
+namespace gpu_advise {
+
+namespace {
+
+using Getter = std::function<std::optional<FieldValue>(const Facts&)>;
+
+struct Field {
+  FieldInfo info;
+  Getter get;
+};
+
+template <typename E>
+std::vector<std::string> words_of() {
+  return enum_names<E>();
+}
+
+std::optional<FieldValue> number(double value) { return FieldValue{value}; }
+std::optional<FieldValue> word(std::string_view value) { return FieldValue{std::string(value)}; }
+std::optional<FieldValue> yes(bool value) { return FieldValue{value}; }
+
+const Estimate* fitted(const Facts& f) { return (f.estimate != nullptr && f.estimate->fits) ? f.estimate : nullptr; }
+
+const std::vector<Field>& registry() {
+  static const std::vector<Field> fields = [] {
+    std::vector<Field> v;
+    auto add = [&](std::string_view name, FieldType type, std::string_view about, std::vector<std::string> words,
+                   Getter get) {
+      v.push_back(Field{FieldInfo{name, type, about, std::move(words)}, std::move(get)});
+    };
+    const auto N = FieldType::number;
+    const auto W = FieldType::word;
+    const auto B = FieldType::boolean;
+    // ---- the request ----
+    add("task", W, "pretrain, full, lora, qlora or inference", words_of<Task>(),
+        [](const Facts& f) { return word(to_string(f.request->task)); });
+    add("training", B, "true for pretrain, full, lora and qlora", {},
+        [](const Facts& f) { return yes(is_training(f.request->task)); });
+    add("params", N, "total parameters (70B = 70000000000)", {},
+        [](const Facts& f) { return number(f.request->params); });
+    add("params_b", N, "total parameters in billions", {},
+        [](const Facts& f) { return number(f.request->params / 1e9); });
+    add("active_params_b", N, "parameters active per token, in billions (MoE; = params_b for dense)", {},
+        [](const Facts& f) { return number(f.request->active_params.value_or(f.request->params) / 1e9); });
+    add("budget", W, "the budget tier: low, medium or high", words_of<BudgetTier>(),
+        [](const Facts& f) { return word(to_string(f.request->budget)); });
+    add("budget_usd", N, "the --budget amount in USD (absent when a tier was given)", {},
+        [](const Facts& f) { return f.request->budget_usd ? number(*f.request->budget_usd) : std::nullopt; });
+    add("region", W, "where the cards are bought or rented: global or cn", words_of<Region>(),
+        [](const Facts& f) { return word(to_string(f.request->region)); });
+    add("mode", W, "rent or buy", words_of<CostMode>(),
+        [](const Facts& f) { return word(to_string(f.request->mode)); });
+    add("precision", W, "inference weights (bf16, fp8, int8, int4); training: bf16 or fp8",
+        {"bf16", "fp8", "int8", "int4"}, [](const Facts& f) {
+          if (is_training(f.request->task)) {
+            return word(f.request->fp8_training ? "fp8" : "bf16");
+          }
+          return word(to_string(f.request->precision));
+        });
+    add("context", N, "inference: tokens per sequence held in the KV cache", {},
+        [](const Facts& f) { return f.request->task == Task::inference ? number(f.request->context) : std::nullopt; });
+    add("concurrency", N, "inference: sequences served at once", {}, [](const Facts& f) {
+      return f.request->task == Task::inference ? number(f.request->concurrency) : std::nullopt;
+    });
+    add("seq_len", N, "training: sequence length", {},
+        [](const Facts& f) { return is_training(f.request->task) ? number(f.request->seq_len) : std::nullopt; });
+    add("deadline_days", N, "the training deadline in days (absent without one)", {}, [](const Facts& f) {
+      const auto hours = f.request->effective_deadline_hours();
+      return hours && is_training(f.request->task) ? number(*hours / 24.0) : std::nullopt;
+    });
+    // ---- the card ----
+    add("gpu", W, "the card's catalog id", {}, [](const Facts& f) { return word(f.gpu->id); });
+    add("gpu_name", W, "the card's name", {}, [](const Facts& f) { return word(f.gpu->name); });
+    add("vendor", W, "nvidia, amd, huawei or intel", words_of<Vendor>(),
+        [](const Facts& f) { return word(to_string(f.gpu->vendor)); });
+    add("architecture", W, "ampere, ada, hopper, blackwell, cdna3, davinci or gaudi", words_of<Architecture>(),
+        [](const Facts& f) { return word(to_string(f.gpu->architecture)); });
+    add("software", W, "cuda, rocm, cann or gaudi", words_of<SoftwareStack>(),
+        [](const Facts& f) { return word(to_string(f.gpu->software)); });
+    add("form_factor", W, "sxm, pcie, oam or module", words_of<FormFactor>(),
+        [](const Facts& f) { return word(to_string(f.gpu->form_factor)); });
+    add("memory_type", W, "HBM2e, HBM3, GDDR6, ... as in the catalog", {},
+        [](const Facts& f) { return word(f.gpu->memory.type); });
+    add("memory_kind", W, "hbm (stacked, datacenter) or gddr (graphics-class)", {"hbm", "gddr"},
+        [](const Facts& f) { return word(text::to_lower(f.gpu->memory.type).rfind("gddr", 0) == 0 ? "gddr" : "hbm"); });
+    add("memory_gb", N, "the card's memory as marketed (80 for an 80 GB card)", {},
+        [](const Facts& f) { return number(f.gpu->memory.size_gb); });
+    add("bandwidth_gb_per_s", N, "peak memory bandwidth, GB/s", {},
+        [](const Facts& f) { return number(f.gpu->memory.bandwidth_gb_per_s); });
+    add("bf16_tflops", N, "dense BF16 TFLOPS", {}, [](const Facts& f) { return number(f.gpu->compute.bf16_tflops); });
+    add("fp8", B, "the card has FP8", {}, [](const Facts& f) { return yes(f.gpu->compute.fp8_tflops.has_value()); });
+    add("fp4", B, "the card has FP4", {}, [](const Facts& f) { return yes(f.gpu->compute.fp4_tflops.has_value()); });
+    add("interconnect_gb_per_s", N, "scale-up bandwidth per GPU, bidirectional, GB/s", {},
+        [](const Facts& f) { return number(f.gpu->interconnect.bandwidth_gb_per_s); });
+    add("interconnect", W, "the scale-up interconnect's name", {},
+        [](const Facts& f) { return word(f.gpu->interconnect.name); });
+    add("domain_size", N, "GPUs sharing the scale-up fabric (1 = none)", {},
+        [](const Facts& f) { return number(f.gpu->interconnect.domain_size); });
+    add("tdp_w", N, "board power, W", {},
+        [](const Facts& f) { return f.gpu->tdp_w ? number(*f.gpu->tdp_w) : std::nullopt; });
+    add("confidence", W, "the card's catalog confidence: datasheet, secondary or estimate", words_of<Confidence>(),
+        [](const Facts& f) { return word(to_string(f.gpu->confidence)); });
+    add("availability", W, "the card's status in the request's region", words_of<AvailabilityStatus>(),
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a ? word(to_string(a->status)) : std::nullopt;
+        });
+    add("availability_since", W, "when that status began", {}, [](const Facts& f) -> std::optional<FieldValue> {
+      const auto* a = f.gpu->availability_in(f.request->region);
+      return a && !a->since.empty() ? word(a->since) : std::nullopt;
+    });
+    add("availability_verified", W, "when that status was last checked", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a ? word(a->verified) : std::nullopt;
+        });
+    add("availability_dates", W, "'since 2022-09, verified 2026-01' (or only the verification date)", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          if (a == nullptr) {
+            return std::nullopt;
+          }
+          return word(a->since.empty() ? fmt::format("verified {}", a->verified)
+                                       : fmt::format("since {}, verified {}", a->since, a->verified));
+        });
+    add("availability_note", W, "the catalog's note on that status", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a && !a->note.empty() ? word(a->note) : std::nullopt;
+        });
+    add("price_known", B, "the card has a sourced price for the mode and region", {}, [](const Facts& f) {
+      if (f.estimate == nullptr) {
+        return yes(false);
+      }
+      return yes(budget_cost_usd(*f.request, *f.estimate).has_value());
+    });
+    // ---- the estimate (absent when the card does not fit) ----
+    add("fits", B, "the workload fits on this card", {},
+        [](const Facts& f) { return yes(f.estimate != nullptr && f.estimate->fits); });
+    add("gpus", N, "GPUs needed", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e ? number(e->count) : std::nullopt;
+    });
+    add("nodes", N, "8-GPU servers needed", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e ? number(e->nodes) : std::nullopt;
+    });
+    add("tensor_parallel", N, "tensor-parallel size of the layout", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e ? number(e->layout.tensor) : std::nullopt;
+    });
+    add("pipeline_parallel", N, "pipeline-parallel size of the layout", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e ? number(e->layout.pipeline) : std::nullopt;
+    });
+    add("headroom", N, "share of usable memory left unused, 0 to 1", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e ? number(e->headroom()) : std::nullopt;
+    });
+    add("memory_per_gpu_gb", N, "memory needed per GPU, GB", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e ? number(e->per_gpu.total() / 1e9) : std::nullopt;
+    });
+    add("wall_days", N, "training: typical wall time in days", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e && e->training ? number(e->training->wall_hours.typical / 24.0) : std::nullopt;
+    });
+    add("tokens_per_s", N, "inference: typical output tokens/s at the concurrency asked", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e && e->inference ? number(e->inference->tokens_per_s.typical) : std::nullopt;
+    });
+    add("cost_usd", N, "the plan's typical cost: a training run or a month of serving (rent), or the cards (buy)", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* e = fitted(f);
+          if (e == nullptr) {
+            return std::nullopt;
+          }
+          const auto cost = budget_cost_usd(*f.request, *e);
+          return cost ? number(*cost) : std::nullopt;
+        });
+    return v;
+  }();
+  return fields;
+}
+
+}  // namespace
+
+int find_field(std::string_view name) {
+  const auto& fields = registry();
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].info.name == name) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+std::vector<std::string> field_names() {
+  std::vector<std::string> out;
+  for (const auto& field : registry()) {
+    out.emplace_back(field.info.name);
+  }
+  return out;
+}
+
+bool equal(const FieldValue& a, const FieldValue& b) {
+  if (a.index() != b.index()) {
+    return false;
+  }
+  if (const auto* s = std::get_if<std::string>(&a)) {
+    return text::to_lower(*s) == text::to_lower(std::get<std::string>(b));
+  }
+  return a == b;
+}
+
+std::string show(const FieldValue& value, std::string_view field, const Facts& facts, Language language) {
+  if (language == Language::zh) {
+    if (field == "availability") {
+      static const std::map<std::string, Phrase> words = {{"available", Phrase::value_available},
+                                                          {"licence_required", Phrase::value_licence_required},
+                                                          {"restricted", Phrase::value_restricted},
+                                                          {"banned", Phrase::value_banned},
+                                                          {"not_offered", Phrase::value_not_offered}};
+      const auto it = words.find(std::get<std::string>(value));
+      return it == words.end() ? std::get<std::string>(value) : say(language, it->second);
+    }
+    if (field == "availability_dates") {
+      const auto* a = facts.gpu->availability_in(facts.request->region);
+      return a->since.empty() ? say(language, Phrase::value_verified, a->verified)
+                              : say(language, Phrase::value_since_verified, a->since, a->verified);
+    }
+    if (const auto* b = std::get_if<bool>(&value)) {
+      return say(language, *b ? Phrase::value_yes : Phrase::value_no);
+    }
+  }
+  if (const auto* d = std::get_if<double>(&value)) {
+    if (field == "params") {
+      return format_parameter_count(*d);
+    }
+    if (field == "cost_usd" || field == "budget_usd") {
+      return format::money(*d);
+    }
+    if (field == "headroom") {
+      return fmt::format("{:.0f}%", *d * 100.0);
+    }
+    return format::number(*d);
+  }
+  if (const auto* b = std::get_if<bool>(&value)) {
+    return *b ? "yes" : "no";
+  }
+  return std::get<std::string>(value);
+}
+
+const std::vector<FieldInfo>& rule_fields() {
+  static const std::vector<FieldInfo> infos = [] {
+    std::vector<FieldInfo> out;
+    for (const auto& field : registry()) {
+      out.push_back(field.info);
+    }
+    return out;
+  }();
+  return infos;
+}
+
+std::optional<FieldValue> field_value(std::string_view name, const Facts& facts) {
+  return field_value(find_field(name), facts);
+}
+
+std::optional<FieldValue> field_value(int field_index, const Facts& facts) {
+  const auto& fields = registry();
+  return field_index >= 0 && static_cast<std::size_t>(field_index) < fields.size()
+             ? fields[static_cast<std::size_t>(field_index)].get(facts)
+             : std::nullopt;
+}
+
+}  // namespace gpu_advise
