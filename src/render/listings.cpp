@@ -1,0 +1,182 @@
+// The listings in text: the catalog ('list'), one card ('show'), the model
+// presets ('models') and the rules ('rules').
+#include <fmt/format.h>
+
+#include "core/quantity_format.hpp"
+#include "gpu_advise/render.hpp"
+#include "gpu_advise/text.hpp"
+#include "gpu_advise/units.hpp"
+#include "gpu_advise/words.hpp"
+#include "render/table.hpp"
+
+namespace gpu_advise {
+
+using render::Align;
+using render::Table;
+
+std::string render_catalog_list_text(const Catalog& catalog, Language l) {
+  Table table({{"ID", Align::left},
+               {say(l, Phrase::list_name), Align::left},
+               {say(l, Phrase::list_memory), Align::right},
+               {"GB/s", Align::right},
+               {"BF16 TF", Align::right},
+               {"FP8 TF", Align::right},
+               {say(l, Phrase::list_scale_up), Align::left},
+               {"TDP W", Align::right},
+               {say(l, Phrase::list_china), Align::left},
+               {say(l, Phrase::list_rent_h), Align::right},
+               {say(l, Phrase::list_confidence), Align::left}});
+  for (const auto& g : catalog.gpus()) {
+    const auto* cn = g.availability_in(Region::cn);
+    const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
+    table.add_row(
+        {g.id, g.name, fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
+         format::number(g.memory.bandwidth_gb_per_s), format::number(g.compute.bf16_tflops),
+         g.compute.fp8_tflops ? format::number(*g.compute.fp8_tflops) : "-",
+         g.interconnect.domain_size > 1
+             ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s), g.interconnect.domain_size)
+             : say(l, Phrase::list_pcie_only),
+         g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? std::string(to_string(cn->status)) : "?",
+         rent ? fmt::format("{:.2f}", rent->typical) : "-", std::string(to_string(g.confidence))});
+  }
+  return say(l, Phrase::list_catalog_intro, catalog.size(), catalog.info().version, catalog.info().updated) +
+         table.to_string();
+}
+
+std::string render_rules_text(const RuleSet& rules, Language l) {
+  std::string out = say(l, Phrase::list_rules_intro, rules.rules().size());
+  for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
+    const auto w = rules.weights(tier);
+    out += fmt::format(" {} {:g}/{:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom, w.risk);
+  }
+  out += "\n\n";
+  Table table({{"ID", Align::left},
+               {say(l, Phrase::list_effect), Align::left},
+               {say(l, Phrase::list_points), Align::right},
+               {say(l, Phrase::list_origin), Align::left}});
+  for (const auto& rule : rules.rules()) {
+    table.add_row({rule.id, std::string(to_string(rule.effect)),
+                   rule.points == 0 ? std::string("") : fmt::format("{:+g}", rule.points), rule.origin});
+  }
+  return out + table.to_string();
+}
+
+std::string render_models_text(const ModelCatalog& models, Language l) {
+  Table table({{"ID", Align::left},
+               {say(l, Phrase::list_name), Align::left},
+               {say(l, Phrase::list_params), Align::right},
+               {say(l, Phrase::list_active), Align::right},
+               {say(l, Phrase::list_layers), Align::right},
+               {say(l, Phrase::list_hidden), Align::right},
+               {say(l, Phrase::list_kv_heads), Align::right},
+               {say(l, Phrase::list_context), Align::right},
+               {say(l, Phrase::list_attention), Align::left}});
+  for (const auto& m : models.models()) {
+    std::string attention = m.mla ? "MLA" : m.kv_heads < m.heads ? "GQA" : "MHA";
+    if (m.sliding_window) {
+      attention += say(l, Phrase::list_sliding_window, m.sliding_window->size, m.sliding_window->layers);
+    }
+    table.add_row({m.id, m.name, format_parameter_count(m.params),
+                   m.is_moe() ? format_parameter_count(m.active_params) : "-", std::to_string(m.layers),
+                   std::to_string(m.hidden), std::to_string(m.kv_heads),
+                   m.max_context > 0 ? std::to_string(m.max_context) : "?", attention});
+  }
+  return say(l, Phrase::list_models_intro, models.models().size()) + table.to_string();
+}
+
+std::string render_gpu_text(const GpuSpec& g, Language l) {
+  std::string out;
+  auto field = [&](std::string_view label, const std::string& value, std::string_view key_path = {}) {
+    std::string confidence;
+    if (!key_path.empty() && g.confidence_of(key_path) != g.confidence) {
+      confidence = fmt::format("  [{}]", to_string(g.confidence_of(key_path)));
+    }
+    out += fmt::format("  {:<22} {}{}\n", label, value, confidence);
+  };
+  auto optional_number = [](const std::optional<double>& v, std::string_view unit) {
+    return v ? fmt::format("{} {}", format::number(*v), unit) : std::string("not supported / not published");
+  };
+  out += fmt::format("{} ({})\n", g.name, g.id);
+  field(say(l, Phrase::list_vendor), std::string(display_name(g.vendor)));
+  field(say(l, Phrase::list_architecture),
+        fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
+  field(say(l, Phrase::list_release_year), std::to_string(g.release_year), "release_year");
+  field(say(l, Phrase::list_form_factor), std::string(to_string(g.form_factor)));
+  if (!g.aliases.empty()) {
+    field(say(l, Phrase::list_aliases), text::join(g.aliases, ", "));
+  }
+  out += say(l, Phrase::list_memory_section);
+  field(say(l, Phrase::list_size_label), fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
+        "memory.size_gb");
+  field(say(l, Phrase::list_usable_capacity),
+        fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
+        "memory.capacity_gib");
+  field(say(l, Phrase::list_bandwidth), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)),
+        "memory.bandwidth_gb_per_s");
+  out += say(l, Phrase::list_dense_compute_no_sparsity);
+  field("FP64", optional_number(g.compute.fp64_tflops, "TFLOPS"), "compute.fp64_tflops");
+  field("TF32", optional_number(g.compute.tf32_tflops, "TFLOPS"), "compute.tf32_tflops");
+  field("BF16", optional_number(g.compute.bf16_tflops, "TFLOPS"), "compute.bf16_tflops");
+  field("FP16", optional_number(g.compute.fp16_tflops, "TFLOPS"), "compute.fp16_tflops");
+  field("FP8", optional_number(g.compute.fp8_tflops, "TFLOPS"), "compute.fp8_tflops");
+  field("FP4", optional_number(g.compute.fp4_tflops, "TFLOPS"), "compute.fp4_tflops");
+  field("INT8", optional_number(g.compute.int8_tops, "TOPS"), "compute.int8_tops");
+  out += say(l, Phrase::list_scale_up_section);
+  field(say(l, Phrase::list_interconnect), g.interconnect.name, "interconnect.name");
+  field(say(l, Phrase::list_bandwidth_per_gpu),
+        fmt::format("{} GB/s (bidirectional)", format::number(g.interconnect.bandwidth_gb_per_s)),
+        "interconnect.bandwidth_gb_per_s");
+  field(say(l, Phrase::list_domain), fmt::format("{} GPUs", g.interconnect.domain_size), "interconnect.domain_size");
+  field("PCIe", g.pcie_gen ? fmt::format("Gen{}", *g.pcie_gen) : "n/a", "pcie_gen");
+  field("TDP", g.tdp_w ? fmt::format("{} W", format::number(*g.tdp_w)) : "not published", "tdp_w");
+  field(say(l, Phrase::list_software), std::string(display_name(g.software)));
+  out += say(l, Phrase::list_availability);
+  for (const auto& [region, a] : g.availability) {
+    std::string value(to_string(a.status));
+    if (!a.since.empty()) {
+      value += fmt::format(" since {}", a.since);
+    }
+    value += fmt::format(" (verified {})", a.verified);
+    if (!a.note.empty()) {
+      value += ": " + a.note;
+    }
+    field(to_string(region), value, fmt::format("availability.{}", to_string(region)));
+  }
+  auto quotes = [&](std::string_view title, const std::vector<PriceQuote>& list, bool purchase) {
+    if (list.empty()) {
+      field(title, "no sourced quote");
+      return;
+    }
+    for (const Region region : {Region::global, Region::cn}) {
+      const auto range = price_range(list, region);
+      if (range) {
+        field(fmt::format("{} ({})", title, to_string(region)),
+              fmt::format("{} typical ({} to {})", format::money(range->typical), format::money(range->low),
+                          format::money(range->high)));
+      }
+    }
+    for (const auto& q : list) {
+      const std::string amount = q.low_usd == q.high_usd
+                                     ? format::money(q.low_usd)
+                                     : fmt::format("{}-{}", format::money(q.low_usd), format::money(q.high_usd));
+      out += fmt::format("    {} {}{}, {} ({}; {})\n", amount,
+                         purchase ? std::string(to_string(q.condition)) : std::string(to_string(q.kind)),
+                         q.region == Region::global ? "" : fmt::format(" [{}]", to_string(q.region)), q.provider,
+                         q.date, q.source);
+    }
+  };
+  out += say(l, Phrase::list_prices_indicative);
+  quotes("rent per GPU-hour", g.rent_usd_per_gpu_hour, false);
+  quotes("purchase per card", g.purchase_usd_per_card, true);
+  out += fmt::format("{}: {}\n", say(l, Phrase::list_confidence_field), to_string(g.confidence));
+  out += say(l, Phrase::list_sources);
+  for (const auto& s : g.sources) {
+    out += fmt::format("  - {}\n", s);
+  }
+  if (!g.notes.empty()) {
+    out += fmt::format("{}: {}\n", say(l, Phrase::list_notes), g.notes);
+  }
+  return out;
+}
+
+}  // namespace gpu_advise
