@@ -1,13 +1,11 @@
-// Data files in, results out: the only code that opens files by name.
+// Data files in: descriptors, reads that never block, and the checks of what
+// a name points to before anything is opened (docs/errors.md, "Data files").
+// Writing --output is output_file.cpp.
 #include "load/files.hpp"
 
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <poll.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,12 +13,12 @@
 #include <chrono>
 #include <climits>
 #include <cstring>
-#include <optional>
 
 #include <fmt/format.h>
 
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/text.hpp"
+#include "load/file_nodes.hpp"
 
 namespace gpu_advise {
 
@@ -72,10 +70,8 @@ bool wait_for(int fd, short events) noexcept {
   }
 }
 
-// Opens the node behind an O_PATH handle (which itself opened nothing: no
-// device driver saw it) with real access `flags`, through /proc/self/fd, so
-// what is opened is the node that was examined. Without /proc, opens `path`
-// and checks it is the same node. -1 with errno set on failure.
+}  // namespace
+
 int reopen(const UniqueFd& handle, const std::filesystem::path& path, int flags, const struct stat& examined) {
   const int fd = ::open(fmt::format("/proc/self/fd/{}", handle.get()).c_str(), flags);
   if (fd >= 0 || errno != ENOENT) {
@@ -92,8 +88,6 @@ int reopen(const UniqueFd& handle, const std::filesystem::path& path, int flags,
   }
   return direct.release();
 }
-
-}  // namespace
 
 bool write_all(int fd, std::string_view data) noexcept {
   while (!data.empty()) {
@@ -128,8 +122,6 @@ long read_some(int fd, char* into, std::size_t size) noexcept {
   }
 }
 
-namespace {
-
 std::string kind_of(mode_t mode) {
   if (S_ISDIR(mode)) {
     return "a directory";
@@ -148,6 +140,8 @@ std::string kind_of(mode_t mode) {
   }
   return "not a regular file";
 }
+
+namespace {
 
 // ---------------------------------------------------------------- reading
 
@@ -268,225 +262,6 @@ UniqueFd open_data_stream(const std::filesystem::path& path) {
     (void)::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);  // from here on, a stream like any other
   }
   return fd;
-}
-
-// ---------------------------------------------------------------- writing
-
-namespace {
-
-[[noreturn]] void output_failed(const std::string& name, int error) {
-  throw Error(fmt::format("--output: cannot write '{}': {}", text::printable(name), std::strerror(error)));
-}
-
-// A character device or FIFO: the examined node opened as it is (no create,
-// no truncate) and written. A FIFO waits for its reader, as `echo > fifo` does.
-void write_through(const std::string& name, const UniqueFd& handle, const std::filesystem::path& path,
-                   const struct stat& examined, std::string_view content) {
-  UniqueFd fd(reopen(handle, path, O_WRONLY | O_NOCTTY | O_CLOEXEC, examined));
-  if (fd.get() < 0 && errno == ESTALE) {
-    throw Error(fmt::format("--output: '{}' was replaced while it was being opened; nothing was written",
-                            text::printable(name)));
-  }
-  if (fd.get() < 0 || !write_all(fd.get(), content) || !fd.close()) {
-    output_failed(name, errno);
-  }
-}
-
-// A Unix stream socket: connected to and written.
-void write_to_socket(const std::string& name, const std::filesystem::path& path, std::string_view content) {
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  const std::string& native = path.native();
-  if (native.size() >= sizeof address.sun_path) {
-    throw UsageError(fmt::format("--output: the socket path '{}' is longer than {} bytes", text::printable(name),
-                                 sizeof address.sun_path - 1));
-  }
-  std::memcpy(address.sun_path, native.c_str(), native.size() + 1);
-  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (fd.get() < 0 || ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
-      !write_all(fd.get(), content) || !fd.close()) {
-    output_failed(name, errno);
-  }
-}
-
-// A new path or a regular file: a temporary file beside it, then rename. The
-// temporary name is short so it fits wherever the target's name fits. An
-// existing file keeps its owner where the system allows and its permission
-// bits (never set-user-ID or set-group-ID); a file we may not write is not
-// replaced.
-void replace(const std::string& name, const std::filesystem::path& path, const std::optional<struct stat>& existing,
-             std::string_view content) {
-  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  struct stat folder_info {};
-  if (::stat(folder.c_str(), &folder_info) != 0) {
-    throw UsageError(fmt::format("--output: folder '{}' does not exist", text::printable(folder.string())));
-  }
-  if (!S_ISDIR(folder_info.st_mode)) {
-    throw UsageError(fmt::format("--output: '{}' is not a folder", text::printable(folder.string())));
-  }
-  if (existing && ::access(path.c_str(), W_OK) != 0) {
-    output_failed(name, errno);
-  }
-  std::string temp = (folder / ".gpu-advise-XXXXXX").string();
-  UniqueFd fd(::mkstemp(temp.data()));
-  if (fd.get() < 0) {
-    throw UsageError(
-        fmt::format("--output: cannot write in '{}': {}", text::printable(folder.string()), std::strerror(errno)));
-  }
-  mode_t mode = 0;
-  if (existing) {
-    (void)::fchown(fd.get(), existing->st_uid, existing->st_gid);  // as root: keep the owner
-    mode = existing->st_mode & 0777;
-  } else {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
-  }
-  const bool ok = write_all(fd.get(), content) && ::fchmod(fd.get(), mode) == 0 && ::fsync(fd.get()) == 0 &&
-                  fd.close() && ::rename(temp.c_str(), path.c_str()) == 0;
-  if (!ok) {
-    const int error = errno;
-    ::unlink(temp.c_str());
-    output_failed(name, error);
-  }
-}
-
-// Where a name leads once its symlinks are followed by hand (so a link is
-// kept and its final target replaced): a path, or one of this process's open
-// descriptors when the chain passes through /proc/self/fd (/dev/stdout,
-// /dev/fd/3), whose "targets" are not paths.
-struct Destination {
-  std::filesystem::path path;
-  std::optional<int> descriptor;
-};
-
-// The descriptor a link names when it stands in this process's own
-// /proc/self/fd (or /proc/thread-self/fd): the folders are compared as nodes,
-// not as text, so it holds inside a PID namespace whose /proc numbers
-// processes otherwise.
-std::optional<int> own_descriptor(const std::filesystem::path& link) {
-  struct stat folder {};
-  if (::stat(link.has_parent_path() ? link.parent_path().c_str() : ".", &folder) != 0) {
-    return std::nullopt;
-  }
-  bool own = false;
-  for (const char* fds : {"/proc/self/fd", "/proc/thread-self/fd"}) {
-    struct stat info {};
-    own = own || (::stat(fds, &info) == 0 && info.st_dev == folder.st_dev && info.st_ino == folder.st_ino);
-  }
-  const std::string number = link.filename().string();
-  const bool canonical = !number.empty() && number.size() <= 9 &&
-                         number.find_first_not_of("0123456789") == std::string::npos &&
-                         (number == "0" || number[0] != '0');
-  if (!own || !canonical) {
-    return std::nullopt;
-  }
-  return std::stoi(number);
-}
-
-// Whether a link stands on procfs, where a link's text need not be a path
-// ("pipe:[1234]", "/tmp/x (deleted)"), so it must not be followed as one.
-bool on_procfs(const std::filesystem::path& link) {
-  struct statfs info {};
-  return ::statfs(link.has_parent_path() ? link.parent_path().c_str() : ".", &info) == 0 &&
-         info.f_type == PROC_SUPER_MAGIC;
-}
-
-Destination resolve(const std::string& name) {
-  std::filesystem::path path = name;
-  for (int hops = 0; hops < 40; ++hops) {
-    struct stat info {};
-    const bool exists = ::lstat(path.c_str(), &info) == 0;
-    if (exists && !S_ISLNK(info.st_mode)) {
-      return {path, std::nullopt};
-    }
-    if (const auto fd = own_descriptor(path)) {
-      return {path, fd};  // open or not: a closed one is EBADF, never a file made in /proc
-    }
-    if (!exists) {
-      return {path, std::nullopt};
-    }
-    if (on_procfs(path)) {
-      throw UsageError(
-          fmt::format("--output: '{}' leads to a /proc link that names no file; give a file path, "
-                      "or /dev/fd/N for one of this process's own descriptors",
-                      text::printable(name)));
-    }
-    std::error_code ec;
-    const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
-    if (ec) {
-      output_failed(name, ec.value());
-    }
-    path = target.is_absolute() ? target : path.parent_path() / target;
-  }
-  output_failed(name, ELOOP);
-}
-
-}  // namespace
-
-OutputKind write_output(const std::string& name, std::string_view content, std::span<const int> closed) {
-  if (name == "-") {
-    return OutputKind::standard_output;
-  }
-  if (name.empty()) {
-    throw UsageError("--output: the file name is empty; give a file path, or - for standard output");
-  }
-  const Destination destination = resolve(name);
-  if (destination.descriptor) {
-    // Written as the shell's >&N would: where that descriptor stands, with its flags (O_APPEND kept).
-    const int fd = *destination.descriptor;
-    if (fd == STDOUT_FILENO) {
-      return OutputKind::standard_output;
-    }
-    const int flags = ::fcntl(fd, F_GETFL);
-    if (flags == -1 || std::find(closed.begin(), closed.end(), fd) != closed.end()) {
-      output_failed(name, EBADF);
-    }
-    if ((flags & O_ACCMODE) == O_RDONLY) {
-      throw Error(fmt::format("--output: cannot write '{}': descriptor {} is open for reading only",
-                              text::printable(name), fd));
-    }
-    if (!write_all(fd, content)) {
-      output_failed(name, errno);
-    }
-    return OutputKind::descriptor;
-  }
-  // What the name is, from a handle that opens nothing (a device's driver is
-  // only reached once the kind is known to be one we write to).
-  const std::filesystem::path& path = destination.path;
-  const UniqueFd handle(::open(path.c_str(), O_PATH | O_CLOEXEC));
-  if (handle.get() < 0) {
-    if (errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: the folder is a file, which replace() says
-      output_failed(name, errno);
-    }
-    replace(name, path, std::nullopt, content);
-    return OutputKind::replace;
-  }
-  struct stat info {};
-  if (::fstat(handle.get(), &info) != 0) {
-    output_failed(name, errno);
-  }
-  if (S_ISDIR(info.st_mode)) {
-    throw UsageError(fmt::format("--output: '{}' is a directory; give a file path", text::printable(name)));
-  }
-  if (S_ISBLK(info.st_mode)) {
-    throw UsageError(
-        fmt::format("--output: '{}' is a block device; gpu-advise does not write onto disks", text::printable(name)));
-  }
-  if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
-    write_through(name, handle, path, info, content);
-    return OutputKind::write_through;
-  }
-  if (S_ISSOCK(info.st_mode)) {
-    write_to_socket(name, path, content);
-    return OutputKind::socket;
-  }
-  if (!S_ISREG(info.st_mode)) {
-    throw UsageError(
-        fmt::format("--output: '{}' is {}; give a file path", text::printable(name), kind_of(info.st_mode)));
-  }
-  replace(name, path, info, content);
-  return OutputKind::replace;
 }
 
 }  // namespace gpu_advise
