@@ -11,6 +11,7 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "load/catalog_names.hpp"
 #include "load/files.hpp"
 #include "load/yaml_reader.hpp"
 
@@ -99,8 +100,7 @@ class CatalogParser {
       }
     }
     top.finish();
-    check_duplicate_ids();
-    check_names(gpus);
+    check_card_names(m_diagnostics, m_names, gpus, m_base);
     m_diagnostics.throw_if_any();
     return Catalog(std::move(info), std::move(gpus), std::move(efficiency));
   }
@@ -129,14 +129,14 @@ class CatalogParser {
                             fmt::format("'{}' is not a valid id; use lower-case letters, digits, '-' and '.'", *id));
       }
       gpu.id = std::move(*id);
-      m_id_nodes.push_back({gpu.id, map.child_path("id"), *map.node("id", Presence::required)});
+      m_names.ids.push_back({gpu.id, map.child_path("id"), *map.node("id", Presence::required)});
     }
     gpu.aliases = map.string_list("aliases", Presence::optional).value_or(std::vector<std::string>{});
     if (const auto list = map.node("aliases", Presence::optional); list && list->IsSequence()) {
       std::size_t index = 0;
       for (const auto& item : *list) {
         if (item.IsScalar() && !item.Scalar().empty()) {
-          m_alias_nodes.push_back(
+          m_names.aliases.push_back(
               {gpu.id, item.Scalar(), fmt::format("{}[{}]", map.child_path("aliases"), index), item});
         }
         ++index;
@@ -376,122 +376,10 @@ class CatalogParser {
     return out;
   }
 
-  // Ids are looked up ignoring case, spaces, '-' and '_', so they must differ in that form.
-  void check_duplicate_ids() {
-    std::map<std::string, std::pair<std::string, int>> first;
-    for (const auto& entry : m_id_nodes) {
-      const auto [it, inserted] =
-          first.emplace(text::normalise_name(entry.id), std::pair{entry.id, yaml::line_of(entry.node)});
-      if (inserted) {
-        continue;
-      }
-      if (it->second.first == entry.id) {
-        m_diagnostics.error(entry.node, entry.path,
-                            fmt::format("duplicate id '{}' (first defined at line {})", entry.id, it->second.second));
-      } else {
-        m_diagnostics.error(entry.node, entry.path,
-                            fmt::format("id '{}' is the same as id '{}' (line {}) once case, spaces, '-' and '_' are "
-                                        "ignored, as lookups ignore them; choose a distinct id",
-                                        entry.id, it->second.first, it->second.second));
-      }
-    }
-  }
-
-  // Names that lookups could never reach, or that would silently shadow
-  // another card: aliases that normalise to nothing or to another card's id,
-  // and overlay ids that are a built-in card's id or alias spelt otherwise.
-  void check_names(const std::vector<GpuSpec>& gpus) {
-    // Every card that stays visible next to this file's cards: the file's own
-    // and the base's, less those this file replaces (same id).
-    struct Known {
-      std::string id;
-      std::string where;  // "line 12" or "built-in card" / the file it came from
-      const std::vector<std::string>* aliases;
-    };
-    std::vector<Known> known;
-    known.reserve(gpus.size() + (m_base != nullptr ? m_base->size() : 0));
-    for (const auto& gpu : gpus) {
-      known.push_back({gpu.id, "in this file", &gpu.aliases});
-    }
-    if (m_base != nullptr) {
-      for (const auto& gpu : m_base->gpus()) {
-        const bool replaced = std::any_of(gpus.begin(), gpus.end(), [&](const GpuSpec& g) { return g.id == gpu.id; });
-        if (!replaced) {
-          known.push_back({gpu.id, describe_origin(gpu.origin), &gpu.aliases});
-        }
-      }
-    }
-    for (const auto& alias : m_alias_nodes) {
-      const std::string key = text::normalise_name(alias.alias);
-      if (key.empty()) {
-        m_diagnostics.error(alias.node, alias.path,
-                            fmt::format("alias '{}' is empty once spaces, '-' and '_' are ignored, so it can never "
-                                        "be looked up",
-                                        text::excerpt(alias.alias)));
-        continue;
-      }
-      for (const auto& other : known) {
-        if (other.id != alias.card && text::normalise_name(other.id) == key) {
-          m_diagnostics.error(alias.node, alias.path,
-                              fmt::format("alias '{}' of '{}' is the id of card '{}' ({}); an id always wins, so the "
-                                          "alias would never be used",
-                                          text::excerpt(alias.alias), alias.card, other.id, other.where));
-        }
-      }
-    }
-    if (m_base == nullptr) {
-      return;
-    }
-    std::vector<std::string> shadowed;
-    for (const auto& entry : m_id_nodes) {
-      const std::string key = text::normalise_name(entry.id);
-      for (const auto& base : m_base->gpus()) {
-        if (base.id == entry.id) {
-          continue;  // replaces that card, as documented
-        }
-        if (text::normalise_name(base.id) == key) {
-          m_diagnostics.error(entry.node, entry.path,
-                              fmt::format("id '{}' is the same as the {} '{}' once case, spaces, '-' and '_' are "
-                                          "ignored; use '{}' to replace that card, or choose a distinct id",
-                                          entry.id, describe_origin(base.origin), base.id, base.id));
-          continue;
-        }
-        for (const auto& alias : base.aliases) {
-          if (text::normalise_name(alias) == key) {
-            shadowed.push_back(fmt::format("'{}' of {}", alias, base.id));
-          }
-        }
-      }
-      if (!shadowed.empty()) {
-        m_diagnostics.error(entry.node, entry.path,
-                            fmt::format("id '{}' is also the alias {}; a new id would hide that alias from "
-                                        "lookups; choose a distinct id",
-                                        entry.id, text::join(shadowed, ", ")));
-        shadowed.clear();
-      }
-    }
-  }
-
-  static std::string describe_origin(const std::string& origin) {
-    return origin.rfind("embedded:", 0) == 0 ? std::string("built-in card") : fmt::format("card from {}", origin);
-  }
-
   yaml::Diagnostics m_diagnostics;
   CatalogRole m_role;
   const Catalog* m_base;  // the catalog an overlay goes on top of, if any
-  struct AliasNode {
-    std::string card;
-    std::string alias;
-    std::string path;
-    YAML::Node node;
-  };
-  std::vector<AliasNode> m_alias_nodes;
-  struct IdNode {
-    std::string id;
-    std::string path;
-    YAML::Node node;
-  };
-  std::vector<IdNode> m_id_nodes;
+  CardNames m_names;      // where each id and alias is, for check_card_names()
 };
 
 }  // namespace
