@@ -1,10 +1,28 @@
 #include "flags.hpp"
 
 #include <algorithm>
+#include <type_traits>
+
+#include "core/quantity_format.hpp"
 
 namespace gpu_advise::cli {
 
+namespace {
+
+// A default as --help shows it, from the value the Request starts with.
+std::string shown(double value) { return format::number(value); }
+std::string shown(int value) { return std::to_string(value); }
+template <typename E>
+requires std::is_enum_v<E> std::string shown(E value) { return std::string(to_string(value)); }
+
+}  // namespace
+
 const std::vector<FlagSpec>& flag_table() {
+  // The defaults the help states are the Request's and the Flags' own, so
+  // they are typed once.
+  static const Request d;
+  static const Flags f;
+  const auto days = [](double hours) { return format::number(hours / 24) + "d"; };
   // name, field, --help group, value name, help, default shown, scope, batch key, repeatable
   static const std::vector<FlagSpec> table = {
       {"--params", &Flags::params, "Workload", "COUNT", "Total parameters of the model: 70B, 7b, 1.5T, 405e9", "",
@@ -19,21 +37,24 @@ const std::vector<FlagSpec>& flag_table() {
       {"--task", &Flags::task, "Workload", "TASK",
        "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)", "", FlagScope::any, "task", false},
       {"--budget", &Flags::budget, "Workload", "TIER|USD",
-       "low (cost first), medium (balanced), high (speed first), or a cap in USD: 50k, 50000usd, $1.2M", "medium",
+       "low (cost first), medium (balanced), high (speed first), or a cap in USD: 50k, 50000usd, $1.2M", f.budget,
        FlagScope::any, "budget", false},
-      {"--region", &Flags::region, "Workload", "REGION", "Where the cards are bought or rented: global (default) or cn",
-       "", FlagScope::any, "region", false},
-      {"--seq-len", &Flags::seq_len, "Training", "N", "Training sequence length (default 4096)", "",
-       FlagScope::training, "seq_len", false},
-      {"--micro-batch", &Flags::micro_batch, "Training", "N", "Sequences per GPU per step (default 1)", "",
-       FlagScope::training, "micro_batch", false},
+      {"--region", &Flags::region, "Workload", "REGION",
+       fmt::format("Where the cards are bought or rented: {} (default) or cn", shown(d.region)), "", FlagScope::any,
+       "region", false},
+      {"--seq-len", &Flags::seq_len, "Training", "N",
+       fmt::format("Training sequence length (default {})", shown(d.seq_len)), "", FlagScope::training, "seq_len",
+       false},
+      {"--micro-batch", &Flags::micro_batch, "Training", "N",
+       fmt::format("Sequences per GPU per step (default {})", shown(d.micro_batch)), "", FlagScope::training,
+       "micro_batch", false},
       {"--zero", &Flags::zero, "Training", "STAGE", "ZeRO stage 0-3 (default: chosen per layout)", "",
        FlagScope::training, "zero", false},
       {"--recompute", &Flags::recompute, "Training", "MODE",
        "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)", "",
        FlagScope::training, "recompute", false},
-      {"--lora-rank", &Flags::lora_rank, "Training", "R", "LoRA / QLoRA rank (default 16)", "", FlagScope::lora,
-       "lora_rank", false},
+      {"--lora-rank", &Flags::lora_rank, "Training", "R",
+       fmt::format("LoRA / QLoRA rank (default {})", shown(d.lora_rank)), "", FlagScope::lora, "lora_rank", false},
       {"--lora-targets", &Flags::lora_targets, "Training", "LAYERS",
        "Layers LoRA adapts: all (default) | attention | mlp | a list such as q,v", "", FlagScope::lora, "lora_targets",
        false},
@@ -41,27 +62,35 @@ const std::vector<FlagSpec>& flag_table() {
        "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit", "", FlagScope::training,
        "optimizer", false},
       {"--tokens", &Flags::tokens, "Training", "COUNT",
-       "Training tokens per epoch: 2T, 100M (default: 20 per parameter for pretraining, 100M for fine-tuning)", "",
-       FlagScope::training, "tokens", false},
-      {"--epochs", &Flags::epochs, "Training", "X", "Passes over the dataset (default 1)", "", FlagScope::training,
-       "epochs", false},
+       fmt::format(
+           "Training tokens per epoch: 2T, 100M (default: {} per parameter for pretraining, {} for fine-tuning)",
+           shown(d.pretrain_tokens_per_param), format_parameter_count(d.fine_tune_tokens)),
+       "", FlagScope::training, "tokens", false},
+      {"--epochs", &Flags::epochs, "Training", "X",
+       fmt::format("Passes over the dataset (default {})", shown(d.epochs)), "", FlagScope::training, "epochs", false},
       {"--fp8", &Flags::fp8, "Training", "", "Train with FP8 matmuls on cards that have them", "", FlagScope::training,
        "fp8", false},
       {"--deadline", &Flags::deadline, "Training", "TIME",
-       "Size the cluster to finish within: 36h, 30d, 2w (pretraining default: 90d)", "", FlagScope::training,
-       "deadline", false},
-      {"--precision", &Flags::precision, "Inference", "P", "Inference weights: bf16 | fp8 | int8 | int4 (default bf16)",
-       "", FlagScope::inference, "precision", false},
-      {"--kv-precision", &Flags::kv_precision, "Inference", "P", "KV cache: bf16 | fp8 (default bf16)", "",
-       FlagScope::inference, "kv_precision", false},
+       fmt::format("Size the cluster to finish within: 36h, 30d, 2w (pretraining default: {})",
+                   days(d.pretrain_default_deadline_hours.value_or(0))),
+       "", FlagScope::training, "deadline", false},
+      {"--precision", &Flags::precision, "Inference", "P",
+       fmt::format("Inference weights: bf16 | fp8 | int8 | int4 (default {})", shown(d.precision)), "",
+       FlagScope::inference, "precision", false},
+      {"--kv-precision", &Flags::kv_precision, "Inference", "P",
+       fmt::format("KV cache: bf16 | fp8 (default {})", shown(d.kv_precision)), "", FlagScope::inference,
+       "kv_precision", false},
       {"--context", &Flags::context, "Inference", "N",
-       "Tokens per sequence held in the KV cache, prompt + output (default 4096)", "", FlagScope::inference, "context",
-       false},
-      {"--output-tokens", &Flags::output_tokens, "Inference", "N", "Tokens generated per request (default 512)", "",
-       FlagScope::inference, "output_tokens", false},
-      {"--concurrency", &Flags::concurrency, "Inference", "N", "Sequences served at once (default 8)", "",
-       FlagScope::inference, "concurrency", false},
-      {"--mode", &Flags::mode, "Cost", "MODE", "rent | buy (default rent)", "", FlagScope::any, "mode", false},
+       fmt::format("Tokens per sequence held in the KV cache, prompt + output (default {})", shown(d.context)), "",
+       FlagScope::inference, "context", false},
+      {"--output-tokens", &Flags::output_tokens, "Inference", "N",
+       fmt::format("Tokens generated per request (default {})", shown(d.output_tokens)), "", FlagScope::inference,
+       "output_tokens", false},
+      {"--concurrency", &Flags::concurrency, "Inference", "N",
+       fmt::format("Sequences served at once (default {})", shown(d.concurrency)), "", FlagScope::inference,
+       "concurrency", false},
+      {"--mode", &Flags::mode, "Cost", "MODE", fmt::format("rent | buy (default {})", shown(d.mode)), "",
+       FlagScope::any, "mode", false},
       {"--price", &Flags::prices, "Cost", "ID=USD",
        "Your rent price for a card, per GPU-hour: --price h100-sxm5=2.10 (repeatable)", "", FlagScope::any, "price",
        true},
@@ -70,12 +99,13 @@ const std::vector<FlagSpec>& flag_table() {
       {"--count", &Flags::count, "Selection", "N", "Fix the number of cards instead of finding the smallest that fits",
        "", FlagScope::any, "count", false},
       {"--top", &Flags::top, "Selection", "N", "List at most N recommendations", "", FlagScope::any, "top", false},
-      {"--max-gpus", &Flags::max_gpus, "Selection", "N", "The largest cluster to consider (default 65536)", "",
-       FlagScope::any, "max_gpus", false},
-      {"--format", &Flags::format, "Output", "FORMAT", "text | json | markdown | html", "text", FlagScope::any, "",
+      {"--max-gpus", &Flags::max_gpus, "Selection", "N",
+       fmt::format("The largest cluster to consider (default {})", shown(d.max_gpus)), "", FlagScope::any, "max_gpus",
+       false},
+      {"--format", &Flags::format, "Output", "FORMAT", "text | json | markdown | html", f.format, FlagScope::any, "",
        false},
       {"--color", &Flags::color, "Output", "WHEN", "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)",
-       "auto", FlagScope::any, "", false},
+       f.color, FlagScope::any, "", false},
       {"--lang", &Flags::lang, "Output", "LANG", "en | zh (default from LC_ALL / LC_MESSAGES / LANG)", "",
        FlagScope::any, "lang", false},
       {"--output", &Flags::output, "Output", "FILE",

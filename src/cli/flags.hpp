@@ -31,7 +31,7 @@ struct Flags {
   std::string model;
   std::string model_config;
   std::string task;
-  std::string budget = "medium";
+  std::string budget{to_string(Request{}.budget)};
   std::vector<std::string> gpus;
   std::string count;
   std::string top;
@@ -80,10 +80,10 @@ enum class FlagScope { any, training, lora, inference };
 struct FlagSpec {
   std::string_view name;  // "--seq-len"
   std::variant<std::string Flags::*, std::vector<std::string> Flags::*, bool Flags::*> field;
-  std::string_view group;         // the --help section
-  std::string_view type_name;     // "N", "FILE"; empty for a yes/no flag
-  std::string_view help;          // one line for --help
-  std::string_view default_text;  // shown by --help; empty: none shown
+  std::string_view group;      // the --help section
+  std::string_view type_name;  // "N", "FILE"; empty for a yes/no flag
+  std::string help;            // one line for --help; defaults in it come from Request{}
+  std::string default_text;    // shown by --help as =VALUE; empty: none shown
   FlagScope scope = FlagScope::any;
   std::string_view batch_key;  // the key in a batch line ("seq_len"); empty: the command line only
   bool repeatable = false;     // --gpu A --gpu B

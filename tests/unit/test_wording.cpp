@@ -2,6 +2,10 @@
 // wording.cpp), with the same placeholders, and formattable.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <fmt/args.h>
 
 #include "gpu_advise/text.hpp"
@@ -61,4 +65,37 @@ TEST_CASE("durations are said in each language's units", "[wording]") {
   CHECK(say_duration(Language::zh, 0.5) == "30 分钟");
   CHECK(say_duration(Language::en, 100) == "4.2 days");
   CHECK(say_duration(Language::zh, 100) == "4.2 天");
+}
+
+TEST_CASE("Chinese text in the sources is only in the words module", "[wording]") {
+  // Every sentence is made in src/words/; a CJK character anywhere else in
+  // src/ is a sentence made in the wrong place. UTF-8 of U+3000-U+9FFF
+  // (CJK punctuation, kana, ideographs) and U+FF00-U+FFEF (full-width forms).
+  auto has_cjk = [](const std::string& bytes) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i + 2 < bytes.size(); ++i) {
+      const auto b0 = static_cast<unsigned char>(bytes[i]);
+      const auto b1 = static_cast<unsigned char>(bytes[i + 1]);
+      if ((b0 >= 0xE3 && b0 <= 0xE9) || (b0 == 0xEF && b1 >= 0xBC && b1 <= 0xBF)) {
+        return i;
+      }
+    }
+    return std::nullopt;
+  };
+  const std::filesystem::path src = std::filesystem::path(GPU_ADVISE_SOURCE_DIR) / "src";
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(src)) {
+    if (!entry.is_regular_file()) {
+      continue;
+    }
+    const auto relative = std::filesystem::relative(entry.path(), src).generic_string();
+    if (relative.rfind("words/", 0) == 0) {
+      continue;
+    }
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CAPTURE(relative);
+    CHECK_FALSE(has_cjk(bytes).has_value());
+    ++files;
+  }
+  CHECK(files > 40);
 }
