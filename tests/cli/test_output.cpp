@@ -2,10 +2,8 @@
 // and Chinese, by flag or by locale, with no English left in it.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,8 +13,6 @@ namespace {
 
 using harness::Result;
 using harness::run;
-using harness::scratch;
-using harness::slurp;
 
 const std::string data = GPU_ADVISE_TEST_DATA;
 
