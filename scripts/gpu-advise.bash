@@ -8,6 +8,7 @@ _gpu_advise() {
     --format) COMPREPLY=($(compgen -W "text json markdown html" -- "$cur")); return ;;
     --region) COMPREPLY=($(compgen -W "global cn" -- "$cur")); return ;;
     --mode) COMPREPLY=($(compgen -W "rent buy" -- "$cur")); return ;;
+    --currency) COMPREPLY=($(compgen -W "usd cny" -- "$cur")); return ;;
     --lang) COMPREPLY=($(compgen -W "en zh" -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --precision) COMPREPLY=($(compgen -W "bf16 fp8 int8 int4" -- "$cur")); return ;;
@@ -27,7 +28,7 @@ _gpu_advise() {
     COMPREPLY=($(compgen -W "--params --active-params --model --model-config --task --budget --region --mode --gpu
       --count --top --max-gpus --seq-len --micro-batch --zero --recompute --optimizer --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --price
-      --format --output --lang --color --explain --catalog --rules --help --version" -- "$cur"))
+      --currency --format --output --lang --color --explain --catalog --rules --help --version" -- "$cur"))
   elif [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "recommend compare batch catalog models rules" -- "$cur"))
   elif [[ ${words[1]} == catalog && $cword -eq 2 ]]; then

@@ -15,8 +15,9 @@ namespace gpu_advise {
 
 struct CatalogInfo {
   int schema_version = 1;
-  std::string version;               // e.g. "2026.11"
-  std::string updated;               // YYYY-MM-DD
+  std::string version;  // e.g. "2026.11"
+  std::string updated;  // YYYY-MM-DD
+  ExchangeRate exchange_rate;
   std::vector<std::string> origins;  // the files merged into it, in order
 
   friend bool operator==(const CatalogInfo&, const CatalogInfo&) = default;

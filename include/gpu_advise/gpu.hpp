@@ -12,12 +12,17 @@
 
 namespace gpu_advise {
 
-enum class Vendor { nvidia, amd, huawei, intel };
-enum class Architecture { ampere, ada, hopper, blackwell, cdna3, davinci, gaudi };
+enum class Vendor { nvidia, amd, huawei, intel, baidu, cambricon, hygon };
+enum class Architecture { turing, ampere, ada, hopper, blackwell, cdna3, cdna4, davinci, gaudi, kunlun, dcu };
 enum class FormFactor { sxm, pcie, oam, module };
-enum class SoftwareStack { cuda, rocm, cann, gaudi };
+enum class SoftwareStack { cuda, rocm, cann, gaudi, xpu, neuware, dtk };
 enum class Confidence { datasheet, secondary, estimate };
-enum class AvailabilityStatus { available, licence_required, restricted, banned, not_offered };
+enum class AvailabilityStatus { available, licence_required, case_by_case, restricted, banned, not_offered };
+// Whether new cards can still be bought (from the vendor or its channel).
+enum class Supply { available, discontinued };
+// The importing government's stance on a card (China: Beijing's guidance).
+enum class Stance { encouraged, neutral, discouraged, blocked };
+enum class Currency { usd, cny };
 enum class PriceKind { on_demand, spot, reserved, serverless, market_range };
 enum class Condition { new_card, used };
 enum class Region { global, cn };
@@ -35,6 +40,9 @@ struct EnumName {
 [[nodiscard]] std::span<const EnumName<SoftwareStack>> names(SoftwareStack);
 [[nodiscard]] std::span<const EnumName<Confidence>> names(Confidence);
 [[nodiscard]] std::span<const EnumName<AvailabilityStatus>> names(AvailabilityStatus);
+[[nodiscard]] std::span<const EnumName<Supply>> names(Supply);
+[[nodiscard]] std::span<const EnumName<Stance>> names(Stance);
+[[nodiscard]] std::span<const EnumName<Currency>> names(Currency);
 [[nodiscard]] std::span<const EnumName<PriceKind>> names(PriceKind);
 [[nodiscard]] std::span<const EnumName<Condition>> names(Condition);
 [[nodiscard]] std::span<const EnumName<Region>> names(Region);
@@ -83,6 +91,15 @@ struct Range {
   friend bool operator==(const Range&, const Range&) = default;
 };
 
+// The rate CNY quotes are converted at, and money shown in CNY.
+struct ExchangeRate {
+  double cny_per_usd = 0;  // 0: none given
+  std::string date;        // YYYY-MM
+  std::string source;
+
+  friend bool operator==(const ExchangeRate&, const ExchangeRate&) = default;
+};
+
 struct MemorySpec {
   double size_gb = 0;             // the marketed label ("80 GB")
   double capacity_gib = 0;        // what the runtime reports (nvidia-smi MiB / 1024)
@@ -97,7 +114,8 @@ struct MemorySpec {
 struct ComputeSpec {
   std::optional<double> fp64_tflops;
   std::optional<double> tf32_tflops;
-  double bf16_tflops = 0;
+  double bf16_tflops = 0;  // without BF16 (T4): the FP16 rate, which mixed precision uses instead
+  bool has_bf16 = true;
   std::optional<double> fp16_tflops;
   std::optional<double> fp8_tflops;
   std::optional<double> fp4_tflops;
@@ -114,11 +132,31 @@ struct InterconnectSpec {
   friend bool operator==(const InterconnectSpec&, const InterconnectSpec&) = default;
 };
 
+// The importing side's stance, dated.
+struct ImporterStance {
+  Stance stance = Stance::neutral;
+  std::string since;     // optional
+  std::string verified;  // YYYY-MM or YYYY-MM-DD
+  std::string note;      // optional
+
+  friend bool operator==(const ImporterStance&, const ImporterStance&) = default;
+};
+
+// A card's standing in one region, as dated facts (docs/catalog.md,
+// "Availability"): the exporter's status, whether new cards are still made,
+// when exports were first prohibited and when licensed units began to ship
+// (which decide whether rental stock can be there legally), and the
+// importer's stance.
 struct Availability {
   AvailabilityStatus status = AvailabilityStatus::available;
   std::string verified;  // YYYY-MM or YYYY-MM-DD
   std::string since;     // optional
   std::string note;      // optional
+  Supply new_supply = Supply::available;
+  std::string new_supply_since;          // with new_supply: discontinued
+  std::string banned_since;              // optional: exports to the region first prohibited
+  std::string licensed_shipments_since;  // optional: licensed units began to ship
+  std::optional<ImporterStance> importer;
 
   friend bool operator==(const Availability&, const Availability&) = default;
 };
@@ -132,6 +170,9 @@ struct PriceQuote {
   Region region = Region::global;             // where the quote applies
   std::string date;
   std::string source;
+  Currency quoted_in = Currency::usd;  // a CNY quote is converted to USD at the catalog's exchange rate
+  double low_quoted = 0;               // as quoted, in quoted_in (0: the USD figures are as quoted)
+  double high_quoted = 0;
 
   friend bool operator==(const PriceQuote&, const PriceQuote&) = default;
 };
@@ -148,6 +189,16 @@ struct Efficiency {
   friend bool operator==(const Efficiency&, const Efficiency&) = default;
 };
 
+// The server the card is built into and the network between servers.
+struct NodeSpec {
+  int gpus_per_node = 8;              // GPUs in one server (one host)
+  double scale_out_gbps_per_gpu = 0;  // typical scale-out NIC bandwidth per GPU, Gb/s, one direction
+  std::string scale_out_fabric;       // "InfiniBand NDR", "25 GbE", ...
+  std::vector<int> rent_shapes;       // the GPU counts providers rent it in
+
+  friend bool operator==(const NodeSpec&, const NodeSpec&) = default;
+};
+
 struct GpuSpec {
   std::string id;
   std::vector<std::string> aliases;
@@ -156,10 +207,12 @@ struct GpuSpec {
   Architecture architecture = Architecture::ampere;
   std::string chip;
   int release_year = 0;
+  std::string launched;  // first shipment, YYYY-MM
   FormFactor form_factor = FormFactor::pcie;
   MemorySpec memory;
   ComputeSpec compute;
   InterconnectSpec interconnect;
+  NodeSpec node;
   std::optional<int> pcie_gen;
   std::optional<double> tdp_w;
   SoftwareStack software = SoftwareStack::cuda;
@@ -181,6 +234,9 @@ struct GpuSpec {
   [[nodiscard]] std::optional<double> dense_tflops(Precision precision) const;
   [[nodiscard]] const Availability* availability_in(Region region) const;
   [[nodiscard]] double capacity_gb() const;
+  // Whether units of this card can be in `region` legally (to rent): never
+  // banned there, launched before the ban, or licensed units shipped.
+  [[nodiscard]] bool legal_stock_in(Region region) const;
 };
 
 // Price range from the quotes: low = cheapest quote (spot included), high =

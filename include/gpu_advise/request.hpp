@@ -30,11 +30,20 @@ struct TaskAlias {
 [[nodiscard]] Task parse_task(std::string_view text, std::string_view flag);
 [[nodiscard]] BudgetTier parse_budget(std::string_view text, std::string_view flag);
 
-// --budget takes a tier (low, medium, high) or an amount in USD: 50k, 50000usd,
-// $1.2M. An amount keeps the medium profile and caps the plan's cost.
+// An amount of money as typed: 50k, 50000usd, $1.2M, 350k cny, ¥2.5M, 15元.
+// Without a currency it is in the request's --currency.
+struct MoneyAmount {
+  double value = 0;
+  std::optional<Currency> currency;  // nullopt: none typed
+};
+// nullopt when `text` is not an amount (at most `limit` before the currency).
+[[nodiscard]] std::optional<MoneyAmount> parse_money_amount(std::string_view text, double limit);
+
+// --budget takes a tier (low, medium, high) or an amount: 50k, 50000usd,
+// $1.2M, 350k cny. An amount keeps the medium profile and caps the plan's cost.
 struct BudgetChoice {
   BudgetTier tier = BudgetTier::medium;
-  std::optional<double> usd;
+  std::optional<MoneyAmount> amount;
 };
 [[nodiscard]] BudgetChoice parse_budget_choice(std::string_view text, std::string_view flag);
 
@@ -123,8 +132,11 @@ struct Request {
   int output_tokens = 512;  // tokens generated per request (capped at half the context)
   int concurrency = 8;      // sequences served at once
 
-  // Cost.
+  // Cost. Every figure is computed in USD; money is shown in `currency`,
+  // converted at the catalog's rate (set with the currency by to_request()).
   CostMode mode = CostMode::rent;
+  Currency currency = Currency::usd;
+  ExchangeRate exchange_rate;
   std::vector<PriceOverride> prices;
   OwnershipCosts ownership;
 

@@ -26,7 +26,12 @@ struct Facts {
   const Request* request = nullptr;
   const GpuSpec* gpu = nullptr;
   const Estimate* estimate = nullptr;
+  std::string_view catalog_updated;  // the catalog's date, for the age of a status (empty: unknown)
 };
+
+// Whole months from `earlier` to `later` (YYYY, YYYY-MM or YYYY-MM-DD; a
+// missing month counts as January); nullopt when either is not a date.
+[[nodiscard]] std::optional<int> months_between(std::string_view earlier, std::string_view later);
 
 // A field's value: a number, a word or a yes/no; absent when it does not apply
 // (budget_usd without an amount, estimate fields of a card that does not fit).

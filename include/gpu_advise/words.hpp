@@ -20,8 +20,8 @@ namespace gpu_advise {
 [[nodiscard]] std::string describe(const Shortfall& why, Language language);
 [[nodiscard]] std::string describe(const EstimateNote& note, Language language);
 // One way out of "nothing fits": task, count and card, the flags it drops, price and time.
-[[nodiscard]] std::string describe(const WayOut& way, Language language);
-[[nodiscard]] std::string describe(const RejectReason& reason, Language language);
+[[nodiscard]] std::string describe(const WayOut& way, const Request& request, Language language);
+[[nodiscard]] std::string describe(const RejectReason& reason, const Request& request, Language language);
 [[nodiscard]] std::string describe(const UnmatchedRule& rule, Language language);
 
 // The model for people: "Llama 3.1 70B", "a 70B model".
@@ -41,7 +41,7 @@ struct Sentence {
 [[nodiscard]] std::vector<std::string> notes(const Recommendation& pick, Language language);
 
 // Why a card was rejected, one sentence a reason.
-[[nodiscard]] std::vector<std::string> reasons(const Rejection& rejection, Language language);
+[[nodiscard]] std::vector<std::string> reasons(const Rejection& rejection, const Request& request, Language language);
 
 // The defaults and inputs that drive the result.
 [[nodiscard]] std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language);

@@ -132,7 +132,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     }
     considered.push_back(&gpu);
     Estimate e = estimate(request, report.model, gpu);
-    std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e});
+    std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e, catalog.info().updated});
     order_findings(findings);
     std::vector<RejectReason> reasons;
     if (!e.fits) {

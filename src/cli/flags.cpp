@@ -36,9 +36,9 @@ const std::vector<FlagSpec>& flag_table() {
        "With --params: parameters active per token (MoE)", "", FlagScope::any, "active_params", false},
       {"--task", &Flags::task, "Workload", "TASK",
        "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)", "", FlagScope::any, "task", false},
-      {"--budget", &Flags::budget, "Workload", "TIER|USD",
-       "low (cost first), medium (balanced), high (speed first), or a cap in USD: 50k, 50000usd, $1.2M", f.budget,
-       FlagScope::any, "budget", false},
+      {"--budget", &Flags::budget, "Workload", "TIER|AMOUNT",
+       "low (cost first), medium (balanced), high (speed first), or a cap in --currency: 50k, $1.2M, 350k cny",
+       f.budget, FlagScope::any, "budget", false},
       {"--region", &Flags::region, "Workload", "REGION",
        fmt::format("Where the cards are bought or rented: {} (default) or cn", shown(d.region)), "", FlagScope::any,
        "region", false},
@@ -91,9 +91,14 @@ const std::vector<FlagSpec>& flag_table() {
        "concurrency", false},
       {"--mode", &Flags::mode, "Cost", "MODE", fmt::format("rent | buy (default {})", shown(d.mode)), "",
        FlagScope::any, "mode", false},
-      {"--price", &Flags::prices, "Cost", "ID=USD",
-       "Your rent price for a card, per GPU-hour: --price h100-sxm5=2.10 (repeatable)", "", FlagScope::any, "price",
-       true},
+      {"--currency", &Flags::currency, "Cost", "CURRENCY",
+       "usd | cny: the currency of every money figure, and of amounts typed without one (default cny with --region "
+       "cn, else usd)",
+       "", FlagScope::any, "currency", false},
+      {"--price", &Flags::prices, "Cost", "ID=PRICE",
+       "Your rent price for a card, per GPU-hour, in --currency or with one: --price h100-sxm5=2.10, a800=9.5cny "
+       "(repeatable)",
+       "", FlagScope::any, "price", true},
       {"--gpu", &Flags::gpus, "Selection", "ID", "Only consider this card (id or alias; repeat for several)", "",
        FlagScope::any, "gpu", true},
       {"--count", &Flags::count, "Selection", "N", "Fix the number of cards instead of finding the smallest that fits",
@@ -214,11 +219,35 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     throw UsageError("--task is required: pretrain, full, lora, qlora or inference");
   }
   request.task = parse_task(flags.task, "--task");
-  const BudgetChoice budget = parse_budget_choice(flags.budget, "--budget");
-  request.budget = budget.tier;
-  request.budget_usd = budget.usd;
   if (!flags.region.empty()) {
     request.region = parse_choice<Region>(flags.region, "--region");
+  }
+  // Money is shown in --currency: CNY in China unless asked otherwise.
+  request.currency = flags.currency.empty() ? (request.region == Region::cn ? Currency::cny : Currency::usd)
+                                            : parse_choice<Currency>(flags.currency, "--currency");
+  request.exchange_rate = catalog.info().exchange_rate;
+  if (request.exchange_rate.cny_per_usd <= 0) {
+    if (!flags.currency.empty() && request.currency == Currency::cny) {
+      throw UsageError("--currency cny: the catalog has no exchange rate (catalog.exchange_rate in data/gpus.yaml)");
+    }
+    request.currency = Currency::usd;
+  }
+  // An amount typed without a currency is in the request's currency.
+  const auto to_usd = [&](const MoneyAmount& amount) {
+    return amount.currency.value_or(request.currency) == Currency::cny
+               ? amount.value / request.exchange_rate.cny_per_usd
+               : amount.value;
+  };
+  const auto check_cny = [&](const MoneyAmount& amount, std::string_view flag) {
+    if (amount.currency == Currency::cny && request.exchange_rate.cny_per_usd <= 0) {
+      throw UsageError(fmt::format("{}: an amount in CNY needs the catalog's exchange rate, and it has none", flag));
+    }
+  };
+  const BudgetChoice budget = parse_budget_choice(flags.budget, "--budget");
+  request.budget = budget.tier;
+  if (budget.amount) {
+    check_cny(*budget.amount, "--budget");
+    request.budget_usd = to_usd(*budget.amount);
   }
   request.explain = flags.explain;
   for (const auto& query : flags.gpus) {
@@ -329,8 +358,8 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   for (const auto& entry : flags.prices) {
     const auto equals = entry.find('=');
     if (equals == std::string::npos) {
-      throw UsageError(
-          fmt::format("--price: '{}' is not ID=USD_PER_GPU_HOUR, e.g. --price h100-sxm5=2.10", text::excerpt(entry)));
+      throw UsageError(fmt::format("--price: '{}' is not ID=PRICE (per GPU-hour), e.g. --price h100-sxm5=2.10",
+                                   text::excerpt(entry)));
     }
     PriceOverride price;
     try {
@@ -338,7 +367,15 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     } catch (const UsageError& e) {
       throw UsageError(fmt::format("--price: {}", e.what()));
     }
-    price.usd_per_gpu_hour = wrap("--price", [&] { return parse_positive_number(entry.substr(equals + 1), 10000); });
+    const auto amount = parse_money_amount(entry.substr(equals + 1), 100000);
+    if (!amount) {
+      // The number's own complaint (negative, too large, not a number) when it has one.
+      (void)wrap("--price", [&] { return parse_positive_number(entry.substr(equals + 1), 100000); });
+      throw UsageError(fmt::format("--price: '{}' is not a price per GPU-hour such as 2.10, 2.10usd or 15cny",
+                                   text::excerpt(entry.substr(equals + 1))));
+    }
+    check_cny(*amount, "--price");
+    price.usd_per_gpu_hour = to_usd(*amount);
     const auto same_card = std::find_if(request.prices.begin(), request.prices.end(),
                                         [&](const PriceOverride& p) { return p.gpu_id == price.gpu_id; });
     if (same_card == request.prices.end()) {

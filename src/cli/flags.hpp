@@ -68,6 +68,7 @@ struct Flags {
   std::string concurrency;
   std::string max_gpus;
   std::string mode;
+  std::string currency;
   std::vector<std::string> prices;
 };
 

@@ -75,9 +75,11 @@ std::string efficiency(const Efficiency& e) {
 std::string quotes(const std::vector<PriceQuote>& list) {
   std::string out = "{\n";
   for (const auto& q : list) {
-    out += fmt::format("      PriceQuote{{{}, {}, {}, {}, {}, {}, {}, {}}},\n", number(q.low_usd), number(q.high_usd),
-                       literal(q.provider), enumerator("PriceKind", q.kind), enumerator("Condition", q.condition),
-                       enumerator("Region", q.region), literal(q.date), literal(q.source));
+    out += fmt::format("      PriceQuote{{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}},\n", number(q.low_usd),
+                       number(q.high_usd), literal(q.provider), enumerator("PriceKind", q.kind),
+                       enumerator("Condition", q.condition), enumerator("Region", q.region), literal(q.date),
+                       literal(q.source), enumerator("Currency", q.quoted_in), number(q.low_quoted),
+                       number(q.high_quoted));
   }
   return out + "  }";
 }
@@ -93,17 +95,31 @@ void write_card(std::ostream& out, std::size_t index, const GpuSpec& g) {
   out << fmt::format("  g.memory = MemorySpec{{{}, {}, {}, {}}};\n", number(g.memory.size_gb),
                      number(g.memory.capacity_gib), literal(g.memory.type), number(g.memory.bandwidth_gb_per_s));
   const ComputeSpec& c = g.compute;
-  out << fmt::format("  g.compute = ComputeSpec{{{}, {}, {}, {}, {}, {}, {}}};\n", optional_number(c.fp64_tflops),
-                     optional_number(c.tf32_tflops), number(c.bf16_tflops), optional_number(c.fp16_tflops),
+  out << fmt::format("  g.compute = ComputeSpec{{{}, {}, {}, {}, {}, {}, {}, {}}};\n", optional_number(c.fp64_tflops),
+                     optional_number(c.tf32_tflops), number(c.bf16_tflops), c.has_bf16, optional_number(c.fp16_tflops),
                      optional_number(c.fp8_tflops), optional_number(c.fp4_tflops), optional_number(c.int8_tops));
   out << fmt::format("  g.interconnect = InterconnectSpec{{{}, {}, {}}};\n", literal(g.interconnect.name),
                      number(g.interconnect.bandwidth_gb_per_s), g.interconnect.domain_size);
   out << fmt::format("  g.pcie_gen = {};\n  g.tdp_w = {};\n", optional_number(g.pcie_gen), optional_number(g.tdp_w));
   out << fmt::format("  g.software = {};\n", enumerator("SoftwareStack", g.software));
+  out << fmt::format("  g.launched = {};\n", literal(g.launched));
+  out << fmt::format("  g.node = NodeSpec{{{}, {}, {}, {{", g.node.gpus_per_node, number(g.node.scale_out_gbps_per_gpu),
+                     literal(g.node.scale_out_fabric));
+  for (const int shape : g.node.rent_shapes) {
+    out << shape << ", ";
+  }
+  out << "}};\n";
   for (const auto& [region, a] : g.availability) {
-    out << fmt::format("  g.availability[{}] = Availability{{{}, {}, {}, {}}};\n", enumerator("Region", region),
-                       enumerator("AvailabilityStatus", a.status), literal(a.verified), literal(a.since),
-                       literal(a.note));
+    std::string importer = "std::nullopt";
+    if (a.importer) {
+      importer = fmt::format("ImporterStance{{{}, {}, {}, {}}}", enumerator("Stance", a.importer->stance),
+                             literal(a.importer->since), literal(a.importer->verified), literal(a.importer->note));
+    }
+    out << fmt::format("  g.availability[{}] = Availability{{{}, {}, {}, {}, {}, {}, {}, {}, {}}};\n",
+                       enumerator("Region", region), enumerator("AvailabilityStatus", a.status), literal(a.verified),
+                       literal(a.since), literal(a.note), enumerator("Supply", a.new_supply),
+                       literal(a.new_supply_since), literal(a.banned_since), literal(a.licensed_shipments_since),
+                       importer);
   }
   out << fmt::format("  g.rent_usd_per_gpu_hour = {};\n", quotes(g.rent_usd_per_gpu_hour));
   out << fmt::format("  g.purchase_usd_per_card = {};\n", quotes(g.purchase_usd_per_card));
@@ -124,8 +140,9 @@ void write_catalog(std::ostream& out, const Catalog& catalog, std::string_view i
   }
   out << "}  // namespace\n\nCatalog catalog() {\n";
   const CatalogInfo& info = catalog.info();
-  out << fmt::format("  CatalogInfo info{{{}, {}, {}, {}}};\n", info.schema_version, literal(info.version),
-                     literal(info.updated), strings(info.origins));
+  out << fmt::format("  CatalogInfo info{{{}, {}, {}, ExchangeRate{{{}, {}, {}}}, {}}};\n", info.schema_version,
+                     literal(info.version), literal(info.updated), number(info.exchange_rate.cny_per_usd),
+                     literal(info.exchange_rate.date), literal(info.exchange_rate.source), strings(info.origins));
   out << "  std::map<Architecture, Efficiency> efficiency;\n";
   for (const auto& [architecture, e] : catalog.efficiency()) {
     out << fmt::format("  efficiency[{}] = {};\n", enumerator("Architecture", architecture), efficiency(e));

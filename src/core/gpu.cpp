@@ -15,25 +15,32 @@ namespace gpu_advise {
   }
 
 GPU_ADVISE_NAMES(Vendor, {Vendor::nvidia, "nvidia"}, {Vendor::amd, "amd"}, {Vendor::huawei, "huawei"},
-                 {Vendor::intel, "intel"})
-GPU_ADVISE_NAMES(Architecture, {Architecture::ampere, "ampere"}, {Architecture::ada, "ada"},
-                 {Architecture::hopper, "hopper"}, {Architecture::blackwell, "blackwell"},
-                 {Architecture::cdna3, "cdna3"}, {Architecture::davinci, "davinci"}, {Architecture::gaudi, "gaudi"})
+                 {Vendor::intel, "intel"}, {Vendor::baidu, "baidu"}, {Vendor::cambricon, "cambricon"},
+                 {Vendor::hygon, "hygon"})
+GPU_ADVISE_NAMES(Architecture, {Architecture::turing, "turing"}, {Architecture::ampere, "ampere"},
+                 {Architecture::ada, "ada"}, {Architecture::hopper, "hopper"}, {Architecture::blackwell, "blackwell"},
+                 {Architecture::cdna3, "cdna3"}, {Architecture::cdna4, "cdna4"}, {Architecture::davinci, "davinci"},
+                 {Architecture::gaudi, "gaudi"}, {Architecture::kunlun, "kunlun"}, {Architecture::dcu, "dcu"})
 GPU_ADVISE_NAMES(FormFactor, {FormFactor::sxm, "sxm"}, {FormFactor::pcie, "pcie"}, {FormFactor::oam, "oam"},
                  {FormFactor::module, "module"})
 GPU_ADVISE_NAMES(SoftwareStack, {SoftwareStack::cuda, "cuda"}, {SoftwareStack::rocm, "rocm"},
-                 {SoftwareStack::cann, "cann"}, {SoftwareStack::gaudi, "gaudi"})
+                 {SoftwareStack::cann, "cann"}, {SoftwareStack::gaudi, "gaudi"}, {SoftwareStack::xpu, "xpu"},
+                 {SoftwareStack::neuware, "neuware"}, {SoftwareStack::dtk, "dtk"})
 GPU_ADVISE_NAMES(Confidence, {Confidence::datasheet, "datasheet"}, {Confidence::secondary, "secondary"},
                  {Confidence::estimate, "estimate"})
 GPU_ADVISE_NAMES(AvailabilityStatus, {AvailabilityStatus::available, "available"},
                  {AvailabilityStatus::licence_required, "licence_required"},
-                 {AvailabilityStatus::restricted, "restricted"}, {AvailabilityStatus::banned, "banned"},
-                 {AvailabilityStatus::not_offered, "not_offered"})
+                 {AvailabilityStatus::case_by_case, "case_by_case"}, {AvailabilityStatus::restricted, "restricted"},
+                 {AvailabilityStatus::banned, "banned"}, {AvailabilityStatus::not_offered, "not_offered"})
 GPU_ADVISE_NAMES(PriceKind, {PriceKind::on_demand, "on_demand"}, {PriceKind::spot, "spot"},
                  {PriceKind::reserved, "reserved"}, {PriceKind::serverless, "serverless"},
                  {PriceKind::market_range, "market_range"})
 GPU_ADVISE_NAMES(Condition, {Condition::new_card, "new"}, {Condition::used, "used"})
 GPU_ADVISE_NAMES(Region, {Region::global, "global"}, {Region::cn, "cn"})
+GPU_ADVISE_NAMES(Supply, {Supply::available, "available"}, {Supply::discontinued, "discontinued"})
+GPU_ADVISE_NAMES(Stance, {Stance::encouraged, "encouraged"}, {Stance::neutral, "neutral"},
+                 {Stance::discouraged, "discouraged"}, {Stance::blocked, "blocked"})
+GPU_ADVISE_NAMES(Currency, {Currency::usd, "usd"}, {Currency::cny, "cny"})
 
 #undef GPU_ADVISE_NAMES
 
@@ -43,19 +50,26 @@ std::string_view display_name(Vendor vendor) {
     case Vendor::amd: return "AMD";
     case Vendor::huawei: return "Huawei";
     case Vendor::intel: return "Intel";
+    case Vendor::baidu: return "Baidu Kunlunxin";
+    case Vendor::cambricon: return "Cambricon";
+    case Vendor::hygon: return "Hygon";
   }
   return "?";
 }
 
 std::string_view display_name(Architecture architecture) {
   switch (architecture) {
+    case Architecture::turing: return "Turing";
     case Architecture::ampere: return "Ampere";
     case Architecture::ada: return "Ada Lovelace";
     case Architecture::hopper: return "Hopper";
     case Architecture::blackwell: return "Blackwell";
     case Architecture::cdna3: return "CDNA 3";
+    case Architecture::cdna4: return "CDNA 4";
     case Architecture::davinci: return "Da Vinci";
     case Architecture::gaudi: return "Gaudi";
+    case Architecture::kunlun: return "Kunlun XPU";
+    case Architecture::dcu: return "Hygon DCU";
   }
   return "?";
 }
@@ -66,6 +80,9 @@ std::string_view display_name(SoftwareStack stack) {
     case SoftwareStack::rocm: return "ROCm";
     case SoftwareStack::cann: return "CANN";
     case SoftwareStack::gaudi: return "Gaudi software";
+    case SoftwareStack::xpu: return "Kunlun XPU software";
+    case SoftwareStack::neuware: return "Cambricon Neuware";
+    case SoftwareStack::dtk: return "Hygon DTK";
   }
   return "?";
 }
@@ -94,6 +111,17 @@ const Availability* GpuSpec::availability_in(Region region) const {
 }
 
 double GpuSpec::capacity_gb() const { return gib_to_gb(memory.capacity_gib); }
+
+bool GpuSpec::legal_stock_in(Region region) const {
+  const Availability* a = availability_in(region);
+  if (a == nullptr || a->banned_since.empty() || !a->licensed_shipments_since.empty()) {
+    return true;
+  }
+  // Dates compare as text: YYYY, YYYY-MM and YYYY-MM-DD sort by time when
+  // the shorter is a prefix ("2022" < "2022-10"); a launch in the month of
+  // the ban counts as after it.
+  return !launched.empty() && launched < a->banned_since.substr(0, launched.size());
+}
 
 std::optional<Range> price_range(const std::vector<PriceQuote>& quotes) {
   if (quotes.empty()) {
@@ -126,7 +154,7 @@ std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region r
 }
 
 std::span<const std::string_view> confidence_key_paths() {
-  static constexpr std::array<std::string_view, 21> paths = {"memory.size_gb",
+  static constexpr std::array<std::string_view, 26> paths = {"memory.size_gb",
                                                              "memory.capacity_gib",
                                                              "memory.type",
                                                              "memory.bandwidth_gb_per_s",
@@ -143,6 +171,11 @@ std::span<const std::string_view> confidence_key_paths() {
                                                              "pcie_gen",
                                                              "tdp_w",
                                                              "release_year",
+                                                             "launched",
+                                                             "node.gpus_per_node",
+                                                             "node.scale_out_gbps_per_gpu",
+                                                             "node.scale_out_fabric",
+                                                             "node.rent_shapes",
                                                              "availability.global",
                                                              "availability.cn",
                                                              "prices.rent_usd_per_gpu_hour",

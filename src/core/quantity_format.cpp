@@ -8,19 +8,42 @@ namespace gpu_advise::format {
 
 std::string gib(double bytes) { return fmt::format("{:.1f}", bytes / bytes_per_gib); }
 
-std::string money(double usd) {
-  if (usd >= 1e6) {
-    return fmt::format("${:.2f}M", usd / 1e6);
+MoneyUnit money_unit(const Request& request) {
+  if (request.currency == Currency::cny && request.exchange_rate.cny_per_usd > 0) {
+    return {Currency::cny, request.exchange_rate.cny_per_usd};
   }
-  if (usd >= 1e4) {
-    return fmt::format("${:.0f}k", usd / 1e3);
+  return {};
+}
+
+std::string currency_symbol(MoneyUnit unit) { return unit.currency == Currency::cny ? "¥" : "$"; }
+std::string currency_code(MoneyUnit unit) { return unit.currency == Currency::cny ? "CNY" : "USD"; }
+
+std::string money(double usd, MoneyUnit unit) {
+  const double amount = usd * unit.per_usd;
+  const std::string symbol = currency_symbol(unit);
+  if (amount >= 1e6) {
+    return fmt::format("{}{:.2f}M", symbol, amount / 1e6);
   }
-  if (usd >= 100) {
-    return fmt::format("${:.0f}", usd);
+  if (amount >= 1e4) {
+    return fmt::format("{}{:.0f}k", symbol, amount / 1e3);
   }
-  return fmt::format("${:.2f}", usd);
+  if (amount >= 100) {
+    return fmt::format("{}{:.0f}", symbol, amount);
+  }
+  return fmt::format("{}{:.2f}", symbol, amount);
 }
 
 std::string number(double value) { return fmt::format("{:.4g}", value); }
+
+std::string quoted_amount(const PriceQuote& quote) {
+  // Shown in the quote's own currency: the amount converted back is the amount quoted.
+  const MoneyUnit unit = quote.quoted_in == Currency::cny && quote.low_usd > 0
+                             ? MoneyUnit{Currency::cny, quote.low_quoted / quote.low_usd}
+                             : MoneyUnit{};
+  if (quote.low_usd == quote.high_usd) {
+    return money(quote.low_usd, unit);
+  }
+  return fmt::format("{}-{}", money(quote.low_usd, unit), money(quote.high_usd, unit));
+}
 
 }  // namespace gpu_advise::format

@@ -158,18 +158,29 @@ std::vector<LoraTarget> parse_lora_targets(std::string_view raw, std::string_vie
   return out;
 }
 
-BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
+std::optional<MoneyAmount> parse_money_amount(std::string_view raw, double limit) {
   const std::string folded = text::to_lower(text::trim(raw));
-  if (const auto tier = enum_from_string<BudgetTier>(folded)) {
-    return BudgetChoice{*tier, std::nullopt};
-  }
   std::string_view amount = folded;
-  if (!amount.empty() && amount.front() == '$') {
-    amount.remove_prefix(1);
-  }
-  if (amount.size() > 3 && amount.substr(amount.size() - 3) == "usd") {
-    amount.remove_suffix(3);
-  }
+  std::optional<Currency> currency;
+  auto strip_prefix = [&](std::string_view prefix, Currency c) {
+    if (!currency && amount.substr(0, prefix.size()) == prefix) {
+      amount.remove_prefix(prefix.size());
+      currency = c;
+    }
+  };
+  auto strip_suffix = [&](std::string_view suffix, Currency c) {
+    if (!currency && amount.size() > suffix.size() && amount.substr(amount.size() - suffix.size()) == suffix) {
+      amount.remove_suffix(suffix.size());
+      currency = c;
+    }
+  };
+  strip_prefix("$", Currency::usd);
+  strip_prefix("\xc2\xa5", Currency::cny);      // ¥ (U+00A5)
+  strip_prefix("\xef\xbf\xa5", Currency::cny);  // U+FFE5, the full-width yen sign
+  strip_suffix("usd", Currency::usd);
+  strip_suffix("cny", Currency::cny);
+  strip_suffix("rmb", Currency::cny);
+  strip_suffix("\xe5\x85\x83", Currency::cny);  // U+5143, yuan
   amount = text::trim(amount);
   double multiplier = 1;
   if (!amount.empty() && (amount.back() == 'k' || amount.back() == 'm')) {
@@ -178,17 +189,27 @@ BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
   }
   const bool numeric = !amount.empty() && std::all_of(amount.begin(), amount.end(),
                                                       [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
-  if (numeric) {
-    try {
-      const double usd = parse_positive_number(amount, 1e12) * multiplier;
-      return BudgetChoice{BudgetTier::medium, usd};
-    } catch (const QuantityError&) {
-      // fall through to the message below
-    }
+  if (!numeric) {
+    return std::nullopt;
   }
-  std::string message =
-      fmt::format("{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M)", flag,
-                  text::excerpt(raw));
+  try {
+    return MoneyAmount{parse_positive_number(amount, limit) * multiplier, currency};
+  } catch (const QuantityError&) {
+    return std::nullopt;
+  }
+}
+
+BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
+  const std::string folded = text::to_lower(text::trim(raw));
+  if (const auto tier = enum_from_string<BudgetTier>(folded)) {
+    return BudgetChoice{*tier, std::nullopt};
+  }
+  if (const auto amount = parse_money_amount(raw, 1e12)) {
+    return BudgetChoice{BudgetTier::medium, amount};
+  }
+  std::string message = fmt::format(
+      "{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M, 350k cny)", flag,
+      text::excerpt(raw));
   if (const auto suggestion = text::did_you_mean(folded, {"low", "medium", "high"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }

@@ -34,6 +34,8 @@ constexpr Bounds interconnect_bounds{1, 100000, true};
 constexpr Bounds tdp_bounds{10, 5000, true};
 constexpr Bounds rent_bounds{0.01, 1000, true};
 constexpr Bounds purchase_bounds{50, 10000000, true};
+constexpr Bounds exchange_rate_bounds{0.5, 50, true};
+constexpr Bounds scale_out_bounds{0.1, 100000, true};
 
 bool valid_id(std::string_view id) {
   return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
@@ -72,7 +74,19 @@ class CatalogParser {
       MapReader catalog(m_diagnostics, *header, "catalog");
       info.version = catalog.string("version", Presence::required).value_or("");
       info.updated = date(catalog, "updated", Presence::required).value_or("");
+      if (const auto rate_node = catalog.node("exchange_rate", Presence::optional)) {
+        MapReader rate(m_diagnostics, *rate_node, catalog.child_path("exchange_rate"));
+        info.exchange_rate.cny_per_usd =
+            rate.number("cny_per_usd", Presence::required, exchange_rate_bounds).value_or(0);
+        info.exchange_rate.date = date(rate, "date", Presence::required).value_or("");
+        info.exchange_rate.source = rate.string("source", Presence::required).value_or("");
+        rate.finish();
+      }
       catalog.finish();
+    }
+    m_rate = info.exchange_rate.cny_per_usd;
+    if (m_rate == 0 && m_base != nullptr) {
+      m_rate = m_base->info().exchange_rate.cny_per_usd;  // an overlay's CNY quotes use the catalog's rate
     }
     if (const auto list = top.node("gpus", Presence::required)) {
       if (!list->IsSequence()) {
@@ -148,6 +162,11 @@ class CatalogParser {
     gpu.chip = map.string("chip", Presence::optional).value_or("");
     gpu.release_year = static_cast<int>(map.integer("release_year", Presence::required, 1990, 2100).value_or(0));
     gpu.form_factor = map.enumeration<FormFactor>("form_factor", Presence::required).value_or(FormFactor::pcie);
+    const Presence base_only = m_role == CatalogRole::base ? Presence::required : Presence::optional;
+    gpu.launched = date(map, "launched", base_only).value_or("");
+    if (const auto node_node = map.node("node", base_only)) {
+      read_node(gpu, *node_node, map.child_path("node"));
+    }
 
     if (const auto memory_node = map.node("memory", Presence::required)) {
       MapReader memory(m_diagnostics, *memory_node, map.child_path("memory"));
@@ -170,8 +189,15 @@ class CatalogParser {
       auto& c = gpu.compute;
       c.fp64_tflops = compute.number("fp64_tflops", Presence::optional, tflops_bounds);
       c.tf32_tflops = compute.number("tf32_tflops", Presence::optional, tflops_bounds);
-      c.bf16_tflops = compute.number("bf16_tflops", Presence::required, tflops_bounds).value_or(0);
+      // A card without BF16 (Turing) omits bf16_tflops; its FP16 rate stands in.
+      const auto bf16 = compute.number("bf16_tflops", Presence::optional, tflops_bounds);
       c.fp16_tflops = compute.number("fp16_tflops", Presence::optional, tflops_bounds);
+      c.has_bf16 = bf16.has_value();
+      c.bf16_tflops = bf16.value_or(c.fp16_tflops.value_or(0));
+      if (!bf16 && !c.fp16_tflops) {
+        m_diagnostics.error(*compute_node, map.child_path("compute"),
+                            "give bf16_tflops, or fp16_tflops for a card without BF16");
+      }
       c.fp8_tflops = compute.number("fp8_tflops", Presence::optional, tflops_bounds);
       c.fp4_tflops = compute.number("fp4_tflops", Presence::optional, tflops_bounds);
       c.int8_tops = compute.number("int8_tops", Presence::optional, tflops_bounds);
@@ -218,6 +244,35 @@ class CatalogParser {
     return gpu;
   }
 
+  void read_node(GpuSpec& gpu, const YAML::Node& node, const std::string& path) {
+    MapReader map(m_diagnostics, node, path);
+    NodeSpec& n = gpu.node;
+    n.gpus_per_node = static_cast<int>(map.integer("gpus_per_node", Presence::required, 1, 1024).value_or(8));
+    n.scale_out_gbps_per_gpu = map.number("scale_out_gbps_per_gpu", Presence::required, scale_out_bounds).value_or(0);
+    n.scale_out_fabric = map.string("scale_out_fabric", Presence::required).value_or("");
+    if (const auto shapes = map.node("rent_shapes", Presence::required)) {
+      const auto shapes_path = map.child_path("rent_shapes");
+      if (!shapes->IsSequence() || shapes->size() == 0) {
+        m_diagnostics.error(*shapes, shapes_path, "expected a list of GPU counts, such as [1, 2, 4, 8]");
+      } else {
+        std::size_t index = 0;
+        for (const auto& item : *shapes) {
+          const auto item_path = fmt::format("{}[{}]", shapes_path, index++);
+          if (const auto count = yaml::read_number(m_diagnostics, item, item_path, Bounds{1, 100000, true})) {
+            if (*count != static_cast<double>(static_cast<int>(*count))) {
+              m_diagnostics.error(item, item_path, fmt::format("{} is not a whole number of GPUs", item.Scalar()));
+            } else if (!n.rent_shapes.empty() && *count <= n.rent_shapes.back()) {
+              m_diagnostics.error(item, item_path, "list the counts in increasing order, each once");
+            } else {
+              n.rent_shapes.push_back(static_cast<int>(*count));
+            }
+          }
+        }
+      }
+    }
+    map.finish();
+  }
+
   void read_availability(GpuSpec& gpu, const YAML::Node& node, const std::string& path) {
     MapReader regions(m_diagnostics, node, path);
     for (const auto& [region, name] : {std::pair{Region::global, "global"}, std::pair{Region::cn, "cn"}}) {
@@ -232,6 +287,20 @@ class CatalogParser {
       availability.verified = date(entry, "verified", Presence::required).value_or("");
       availability.since = date(entry, "since", Presence::optional).value_or("");
       availability.note = entry.string("note", Presence::optional).value_or("");
+      availability.new_supply = entry.enumeration<Supply>("new_supply", Presence::optional).value_or(Supply::available);
+      availability.new_supply_since = date(entry, "new_supply_since", Presence::optional).value_or("");
+      availability.banned_since = date(entry, "banned_since", Presence::optional).value_or("");
+      availability.licensed_shipments_since = date(entry, "licensed_shipments_since", Presence::optional).value_or("");
+      if (const auto importer_node = entry.node("importer", Presence::optional)) {
+        MapReader importer(m_diagnostics, *importer_node, entry.child_path("importer"));
+        ImporterStance stance;
+        stance.stance = importer.enumeration<Stance>("stance", Presence::required).value_or(Stance::neutral);
+        stance.since = date(importer, "since", Presence::optional).value_or("");
+        stance.verified = date(importer, "verified", Presence::required).value_or("");
+        stance.note = importer.string("note", Presence::optional).value_or("");
+        importer.finish();
+        availability.importer = std::move(stance);
+      }
       entry.finish();
       gpu.availability[region] = std::move(availability);
     }
@@ -258,24 +327,41 @@ class CatalogParser {
       }
       PriceQuote quote;
       bool ok = false;
-      if (const auto usd = quote_map.node("usd", Presence::required)) {
-        const auto usd_path = quote_map.child_path("usd");
-        if (usd->IsSequence()) {
-          if (usd->size() != 2) {
-            m_diagnostics.error(*usd, usd_path, "a price range is [low, high]: two numbers");
+      const bool in_cny = quote_map.node("cny", Presence::optional).has_value();
+      const char* amount_key = in_cny ? "cny" : "usd";
+      if (in_cny && quote_map.node("usd", Presence::optional)) {
+        m_diagnostics.error(item, item_path, "give the price in usd or in cny, not both");
+      }
+      if (const auto amount = quote_map.node(amount_key, Presence::required)) {
+        const auto amount_path = quote_map.child_path(amount_key);
+        // Bounds are in USD; a CNY amount is checked after conversion.
+        const double rate = in_cny ? m_rate : 1.0;
+        const Bounds checked = in_cny ? Bounds{bounds.min * 0.5, bounds.max * 50, bounds.positive} : bounds;
+        std::optional<double> low;
+        std::optional<double> high;
+        if (amount->IsSequence()) {
+          if (amount->size() != 2) {
+            m_diagnostics.error(*amount, amount_path, "a price range is [low, high]: two numbers");
           } else {
-            const auto low = yaml::read_number(m_diagnostics, (*usd)[0], usd_path + "[0]", bounds);
-            const auto high = yaml::read_number(m_diagnostics, (*usd)[1], usd_path + "[1]", bounds);
+            low = yaml::read_number(m_diagnostics, (*amount)[0], amount_path + "[0]", checked);
+            high = yaml::read_number(m_diagnostics, (*amount)[1], amount_path + "[1]", checked);
             if (low && high && *low > *high) {
-              m_diagnostics.error(*usd, usd_path, fmt::format("low {} is above high {}", *low, *high));
-            } else if (low && high) {
-              quote.low_usd = *low;
-              quote.high_usd = *high;
-              ok = true;
+              m_diagnostics.error(*amount, amount_path, fmt::format("low {} is above high {}", *low, *high));
+              low.reset();
             }
           }
-        } else if (const auto value = yaml::read_number(m_diagnostics, *usd, usd_path, bounds)) {
-          quote.low_usd = quote.high_usd = *value;
+        } else {
+          low = high = yaml::read_number(m_diagnostics, *amount, amount_path, checked);
+        }
+        if (in_cny && rate <= 0) {
+          m_diagnostics.error(*amount, amount_path,
+                              "a price in cny needs the catalog's exchange_rate (catalog.exchange_rate.cny_per_usd)");
+        } else if (low && high) {
+          quote.quoted_in = in_cny ? Currency::cny : Currency::usd;
+          quote.low_quoted = *low;
+          quote.high_quoted = *high;
+          quote.low_usd = *low / rate;
+          quote.high_usd = *high / rate;
           ok = true;
         }
       }
@@ -377,6 +463,7 @@ class CatalogParser {
   }
 
   yaml::Diagnostics m_diagnostics;
+  double m_rate = 0;  // CNY per USD for cny quotes
   CatalogRole m_role;
   const Catalog* m_base;  // the catalog an overlay goes on top of, if any
   CardNames m_names;      // where each id and alias is, for check_card_names()

@@ -10,14 +10,16 @@
 namespace gpu_advise::render {
 
 namespace {
-std::string money_range(const std::optional<Range>& r) {
-  return r ? fmt::format("{} ({} - {})", format::money(r->typical), format::money(r->low), format::money(r->high))
+std::string money_range(const std::optional<Range>& r, format::MoneyUnit unit) {
+  return r ? fmt::format("{} ({} - {})", format::money(r->typical, unit), format::money(r->low, unit),
+                         format::money(r->high, unit))
            : std::string("-");
 }
 }  // namespace
 
 Comparison comparison(const Report& report, Language l) {
   const Request& r = report.request;
+  const format::MoneyUnit unit = format::money_unit(r);
   Comparison c;
   c.header.push_back("");
   std::vector<const Recommendation*> fitting;
@@ -46,7 +48,7 @@ Comparison comparison(const Report& report, Language l) {
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     verdict.push_back(fitting[i] ? fmt::format("#{}", fitting[i]->rank)
                                  : say(l, Phrase::compare_no) +
-                                       (rejected[i] ? text::join(reasons(*rejected[i], l), "; ") : ""));
+                                       (rejected[i] ? text::join(reasons(*rejected[i], report.request, l), "; ") : ""));
   }
   c.rows.push_back(verdict);
   row(say(l, Phrase::col_score), [](const Recommendation& x) { return fmt::format("{:.0f}", x.score.total); });
@@ -74,11 +76,12 @@ Comparison comparison(const Report& report, Language l) {
     row(say(l, Phrase::compare_max_concurrency),
         [](const Recommendation& x) { return std::to_string(x.estimate.inference->max_concurrency); });
     row(say(l, Phrase::col_rent_per_m),
-        [](const Recommendation& x) { return money_range(x.estimate.cost.usd_per_million_tokens); });
+        [unit](const Recommendation& x) { return money_range(x.estimate.cost.usd_per_million_tokens, unit); });
   }
-  row(say(l, Phrase::compare_rent), [](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd); });
+  row(say(l, Phrase::compare_rent),
+      [unit](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd, unit); });
   row(say(l, Phrase::compare_buy_cards),
-      [](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd); });
+      [unit](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd, unit); });
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     std::vector<std::string> lines;
     if (fitting[i]) {
@@ -86,7 +89,7 @@ Comparison comparison(const Report& report, Language l) {
         lines.push_back(std::move(sentence.text));
       }
     } else if (rejected[i]) {
-      lines = reasons(*rejected[i], l);
+      lines = reasons(*rejected[i], report.request, l);
       for (const auto& f : rejected[i]->findings) {
         if (f.fired && f.effect != EffectKind::reject) {
           lines.push_back(f.message_in(l));

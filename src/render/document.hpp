@@ -41,6 +41,7 @@ struct Scatter {
   std::string title;
   std::string x_label;
   std::string y_label;
+  std::string y_prefix;  // before each y tick: the currency symbol
   std::vector<Point> points;
 };
 struct Bar {

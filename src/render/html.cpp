@@ -112,8 +112,8 @@ std::string svg_scatter(const Scatter& chart) {
   for (double v = y.low; v <= y.high * 1.0001; v *= 10) {
     const double py = y.at(v, H - bottom, top);
     s += fmt::format(R"(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#e3e9f0"/>)", left, py, W - right);
-    s += fmt::format(R"(<text x="{}" y="{:.1f}" font-size="10" text-anchor="end">${}</text>)", left - 6, py + 3,
-                     tick_label(v));
+    s += fmt::format(R"(<text x="{}" y="{:.1f}" font-size="10" text-anchor="end">{}{}</text>)", left - 6, py + 3,
+                     html_escape(chart.y_prefix), tick_label(v));
   }
   s += fmt::format(R"(<text x="{}" y="{}" font-size="10.5" text-anchor="middle">{}</text>)", (left + W - right) / 2,
                    H - 12, html_escape(chart.x_label));

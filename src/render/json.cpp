@@ -32,6 +32,13 @@ ordered range_json(const Range& r) {
 
 ordered optional_range(const std::optional<Range>& r) { return r ? range_json(*r) : ordered(nullptr); }
 
+ordered exchange_rate_json(const ExchangeRate& rate) {
+  if (rate.cny_per_usd <= 0) {
+    return nullptr;
+  }
+  return ordered{{"cny_per_usd", rate.cny_per_usd}, {"date", rate.date}, {"source", rate.source}};
+}
+
 ordered gpu_ref(const GpuSpec& gpu) {
   return ordered{
       {"id", gpu.id}, {"name", gpu.name}, {"vendor", to_string(gpu.vendor)}, {"confidence", to_string(gpu.confidence)}};
@@ -60,6 +67,7 @@ ordered request_json(const Request& r) {
   out["top"] = optional_value(r.top);
   out["max_gpus"] = r.max_gpus;
   out["mode"] = to_string(r.mode);
+  out["currency"] = to_string(r.currency);
   ordered prices = ordered::array();
   for (const auto& p : r.prices) {
     prices.push_back(ordered{{"gpu", p.gpu_id}, {"usd_per_gpu_hour", p.usd_per_gpu_hour}});
@@ -217,6 +225,22 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
       {"buy_basis", e.training ? "amortised cards and power for the run" : "amortised cards and power per month"},
       {"energy", e.cost.energy_usd ? ordered(round6(*e.cost.energy_usd)) : ordered(nullptr)},
       {"per_million_tokens", optional_range(e.cost.usd_per_million_tokens)}};
+  // The same figures in the request's currency (cost_usd stays in USD).
+  const double per_usd = request.currency == Currency::cny && request.exchange_rate.cny_per_usd > 0
+                             ? request.exchange_rate.cny_per_usd
+                             : 1.0;
+  auto in_currency = [per_usd](const std::optional<Range>& range) {
+    return range ? range_json(Range{range->low * per_usd, range->typical * per_usd, range->high * per_usd})
+                 : ordered(nullptr);
+  };
+  out["cost"] =
+      ordered{{"currency", per_usd == 1.0 ? "usd" : "cny"},
+              {"rent_per_gpu_hour", in_currency(e.cost.rent_usd_per_gpu_hour)},
+              {"rent", in_currency(e.cost.rent_usd)},
+              {"purchase", in_currency(e.cost.purchase_usd)},
+              {"buy", in_currency(e.cost.buy_usd)},
+              {"energy", e.cost.energy_usd ? ordered(round6(*e.cost.energy_usd * per_usd)) : ordered(nullptr)},
+              {"per_million_tokens", in_currency(e.cost.usd_per_million_tokens)}};
   out["score"] = ordered{{"total", round6(r.score.total)},
                          {"cost", round6(r.score.cost)},
                          {"speed", round6(r.score.speed)},
@@ -247,6 +271,7 @@ ordered gpu_full_json(const GpuSpec& g) {
   out["architecture"] = to_string(g.architecture);
   out["chip"] = g.chip;
   out["release_year"] = g.release_year;
+  out["launched"] = g.launched.empty() ? ordered(nullptr) : ordered(g.launched);
   out["form_factor"] = to_string(g.form_factor);
   out["memory"] = ordered{{"size_gb", g.memory.size_gb},
                           {"capacity_gib", g.memory.capacity_gib},
@@ -254,7 +279,7 @@ ordered gpu_full_json(const GpuSpec& g) {
                           {"bandwidth_gb_per_s", g.memory.bandwidth_gb_per_s}};
   out["compute"] = ordered{{"fp64_tflops", optional_value(g.compute.fp64_tflops)},
                            {"tf32_tflops", optional_value(g.compute.tf32_tflops)},
-                           {"bf16_tflops", g.compute.bf16_tflops},
+                           {"bf16_tflops", g.compute.has_bf16 ? ordered(g.compute.bf16_tflops) : ordered(nullptr)},
                            {"fp16_tflops", optional_value(g.compute.fp16_tflops)},
                            {"fp8_tflops", optional_value(g.compute.fp8_tflops)},
                            {"fp4_tflops", optional_value(g.compute.fp4_tflops)},
@@ -262,19 +287,37 @@ ordered gpu_full_json(const GpuSpec& g) {
   out["interconnect"] = ordered{{"name", g.interconnect.name},
                                 {"bandwidth_gb_per_s", g.interconnect.bandwidth_gb_per_s},
                                 {"domain_size", g.interconnect.domain_size}};
+  out["node"] = ordered{{"gpus_per_node", g.node.gpus_per_node},
+                        {"scale_out_gbps_per_gpu", g.node.scale_out_gbps_per_gpu},
+                        {"scale_out_fabric", g.node.scale_out_fabric},
+                        {"rent_shapes", g.node.rent_shapes}};
   out["pcie_gen"] = optional_value(g.pcie_gen);
   out["tdp_w"] = optional_value(g.tdp_w);
   out["software"] = to_string(g.software);
   ordered availability = ordered::object();
   for (const auto& [region, a] : g.availability) {
-    availability[std::string(to_string(region))] =
-        ordered{{"status", to_string(a.status)}, {"since", a.since}, {"verified", a.verified}, {"note", a.note}};
+    ordered entry{{"status", to_string(a.status)},
+                  {"since", a.since},
+                  {"verified", a.verified},
+                  {"note", a.note},
+                  {"new_supply", to_string(a.new_supply)},
+                  {"new_supply_since", a.new_supply_since},
+                  {"banned_since", a.banned_since},
+                  {"licensed_shipments_since", a.licensed_shipments_since},
+                  {"legal_stock", g.legal_stock_in(region)}};
+    entry["importer"] = a.importer ? ordered{{"stance", to_string(a.importer->stance)},
+                                             {"since", a.importer->since},
+                                             {"verified", a.importer->verified},
+                                             {"note", a.importer->note}}
+                                   : ordered(nullptr);
+    availability[std::string(to_string(region))] = entry;
   }
   out["availability"] = availability;
   auto quotes = [](const std::vector<PriceQuote>& list, bool purchase) {
     ordered array = ordered::array();
     for (const auto& q : list) {
       ordered item{{"low_usd", q.low_usd}, {"high_usd", q.high_usd}, {"provider", q.provider}};
+      item["quoted"] = ordered{{"currency", to_string(q.quoted_in)}, {"low", q.low_quoted}, {"high", q.high_quoted}};
       if (purchase) {
         item["condition"] = to_string(q.condition);
       } else {
@@ -324,7 +367,9 @@ std::string render_json(const Report& report, Language language, JsonStyle style
   }
   out["tool"] = ordered{{"name", "gpu-advise"}, {"version", report.tool_version}};
   out["language"] = to_string(language);
-  out["catalog"] = ordered{{"version", report.catalog.version}, {"updated", report.catalog.updated}};
+  out["catalog"] = ordered{{"version", report.catalog.version},
+                           {"updated", report.catalog.updated},
+                           {"exchange_rate", exchange_rate_json(report.catalog.exchange_rate)}};
   out["request"] = request_json(report.request);
   out["model"] = model_json(report.model);
   out["outcome"] = report.anything_fits() ? "recommended" : "nothing_fits";
@@ -337,7 +382,7 @@ std::string render_json(const Report& report, Language language, JsonStyle style
   ordered rejected = ordered::array();
   for (const auto& r : report.rejected) {
     rejected.push_back(ordered{{"gpu", gpu_ref(r.gpu)},
-                               {"reasons", reasons(r, language)},
+                               {"reasons", reasons(r, report.request, language)},
                                {"rules", findings_json(r.findings, report.request.explain, language)}});
   }
   out["rejected"] = rejected;
@@ -363,7 +408,9 @@ std::string render_json(const Report& report, Language language, JsonStyle style
 std::string render_catalog_list_json(const Catalog& catalog) {
   ordered out;
   out["schema_version"] = json_schema_version;
-  out["catalog"] = ordered{{"version", catalog.info().version}, {"updated", catalog.info().updated}};
+  out["catalog"] = ordered{{"version", catalog.info().version},
+                           {"updated", catalog.info().updated},
+                           {"exchange_rate", exchange_rate_json(catalog.info().exchange_rate)}};
   ordered gpus = ordered::array();
   for (const auto& gpu : catalog.gpus()) {
     gpus.push_back(gpu_full_json(gpu));

@@ -31,7 +31,7 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l) {
     const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
     table.add_row(
         {g.id, g.name, fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
-         format::number(g.memory.bandwidth_gb_per_s), format::number(g.compute.bf16_tflops),
+         format::number(g.memory.bandwidth_gb_per_s), g.compute.has_bf16 ? format::number(g.compute.bf16_tflops) : "-",
          g.compute.fp8_tflops ? format::number(*g.compute.fp8_tflops) : "-",
          g.interconnect.domain_size > 1
              ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s), g.interconnect.domain_size)
@@ -116,7 +116,9 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
   out += say(l, Phrase::list_dense_compute_no_sparsity);
   field("FP64", optional_number(g.compute.fp64_tflops, "TFLOPS"), "compute.fp64_tflops");
   field("TF32", optional_number(g.compute.tf32_tflops, "TFLOPS"), "compute.tf32_tflops");
-  field("BF16", optional_number(g.compute.bf16_tflops, "TFLOPS"), "compute.bf16_tflops");
+  field("BF16",
+        optional_number(g.compute.has_bf16 ? std::optional<double>(g.compute.bf16_tflops) : std::nullopt, "TFLOPS"),
+        "compute.bf16_tflops");
   field("FP16", optional_number(g.compute.fp16_tflops, "TFLOPS"), "compute.fp16_tflops");
   field("FP8", optional_number(g.compute.fp8_tflops, "TFLOPS"), "compute.fp8_tflops");
   field("FP4", optional_number(g.compute.fp4_tflops, "TFLOPS"), "compute.fp4_tflops");
@@ -156,9 +158,7 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
       }
     }
     for (const auto& q : list) {
-      const std::string amount = q.low_usd == q.high_usd
-                                     ? format::money(q.low_usd)
-                                     : fmt::format("{}-{}", format::money(q.low_usd), format::money(q.high_usd));
+      const std::string amount = format::quoted_amount(q);
       out += fmt::format("    {} {}{}, {} ({}; {})\n", amount,
                          purchase ? std::string(to_string(q.condition)) : std::string(to_string(q.kind)),
                          q.region == Region::global ? "" : fmt::format(" [{}]", to_string(q.region)), q.provider,

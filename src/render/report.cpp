@@ -21,11 +21,12 @@ namespace {
 
 constexpr std::size_t charted_cards = 10;  // cards shown in the charts and the memory table
 
-std::string range_money(const std::optional<Range>& r) {
+std::string range_money(const std::optional<Range>& r, format::MoneyUnit unit) {
   if (!r) {
     return "-";
   }
-  return fmt::format("{} ({} - {})", format::money(r->typical), format::money(r->low), format::money(r->high));
+  return fmt::format("{} ({} - {})", format::money(r->typical, unit), format::money(r->low, unit),
+                     format::money(r->high, unit));
 }
 
 }  // namespace
@@ -43,7 +44,7 @@ std::vector<Block> build(const Report& report, Language l) {
   doc.push_back(Heading{2, say(l, Phrase::section_summary)});
   std::string budget = describe(r.budget, l);
   if (r.budget_usd) {
-    budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd));
+    budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd, format::money_unit(r)));
   }
   doc.push_back(TableBlock{
       {say(l, Phrase::label_workload), ""},
@@ -68,7 +69,7 @@ std::vector<Block> build(const Report& report, Language l) {
     if (!report.ways_out.empty()) {
       Bullets ways;
       for (const auto& w : report.ways_out) {
-        ways.items.push_back(describe(w, l));
+        ways.items.push_back(describe(w, report.request, l));
       }
       doc.push_back(Heading{3, say(l, Phrase::ways_out)});
       doc.push_back(ways);
@@ -113,7 +114,7 @@ std::vector<Block> build(const Report& report, Language l) {
       table.rows.push_back(
           {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), describe(e.layout, r.task, l),
            fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)), speed,
-           range_money(cost), fmt::format("{:.0f}", rec.score.total)});
+           range_money(cost, format::money_unit(r)), fmt::format("{:.0f}", rec.score.total)});
     }
     doc.push_back(table);
     if (report.omitted > 0) {
@@ -125,7 +126,14 @@ std::vector<Block> build(const Report& report, Language l) {
     Scatter scatter;
     scatter.title = say(l, training ? Phrase::chart_cost_time : Phrase::chart_cost_throughput);
     scatter.x_label = say(l, training ? Phrase::axis_time : Phrase::axis_throughput);
-    scatter.y_label = say(l, training ? Phrase::axis_cost_run : Phrase::axis_cost_hour);
+    const format::MoneyUnit unit = format::money_unit(r);
+    scatter.y_label = say(l, training ? Phrase::axis_cost_run : Phrase::axis_cost_hour,
+                          say(l, unit.currency == Currency::cny ? Phrase::currency_cny : Phrase::currency_usd));
+    scatter.y_prefix = format::currency_symbol(unit);
+    // The chart's costs in the currency its axis names.
+    auto in_currency = [unit](const Range& usd) {
+      return Range{usd.low * unit.per_usd, usd.typical * unit.per_usd, usd.high * unit.per_usd};
+    };
     StackedBars bars;
     bars.title = say(l, Phrase::chart_memory);
     bars.usable_label = say(l, Phrase::legend_usable);
@@ -143,9 +151,9 @@ std::vector<Block> build(const Report& report, Language l) {
       const auto& cost = r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
       const std::string label = fmt::format("{} x {}", e.count, rec.gpu.name);
       if (cost && e.training) {
-        scatter.points.push_back(Point{rec.rank, label, e.training->wall_hours, *cost, i == 0});
+        scatter.points.push_back(Point{rec.rank, label, e.training->wall_hours, in_currency(*cost), i == 0});
       } else if (cost && e.inference) {
-        scatter.points.push_back(Point{rec.rank, label, e.inference->tokens_per_s, *cost, i == 0});
+        scatter.points.push_back(Point{rec.rank, label, e.inference->tokens_per_s, in_currency(*cost), i == 0});
       }
       const MemoryBreakdown& m = e.per_gpu;
       const std::vector<double> parts = {m.weights, m.gradients, m.optimizer, m.activations, m.kv_cache, m.reserve};
@@ -194,7 +202,8 @@ std::vector<Block> build(const Report& report, Language l) {
     doc.push_back(Heading{2, say(l, Phrase::section_rejected)});
     TableBlock rejected{{say(l, Phrase::col_gpu), say(l, Phrase::col_reason)}, {}, {false, false}};
     for (const auto& rej : report.rejected) {
-      rejected.rows.push_back({rej.gpu.name, text::join(reasons(rej, l), say(l, Phrase::reason_separator))});
+      rejected.rows.push_back(
+          {rej.gpu.name, text::join(reasons(rej, report.request, l), say(l, Phrase::reason_separator))});
     }
     doc.push_back(rejected);
   }
@@ -227,9 +236,7 @@ std::vector<Block> build(const Report& report, Language l) {
     }
     auto quotes = [&](Phrase label, const std::vector<PriceQuote>& list) {
       for (const auto& q : list) {
-        const std::string amount = q.low_usd == q.high_usd
-                                       ? format::money(q.low_usd)
-                                       : fmt::format("{}-{}", format::money(q.low_usd), format::money(q.high_usd));
+        const std::string amount = format::quoted_amount(q);
         items.items.push_back(fmt::format("{}: {} [{}], {}, {}; {}", say(l, label), amount, to_string(q.region),
                                           q.provider, q.date, q.source));
       }

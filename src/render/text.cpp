@@ -43,7 +43,7 @@ std::string header_line(const Report& report, Language l) {
   const std::string label = model_label(report.model, l);
   std::string budget = describe(r.budget, l);
   if (r.budget_usd) {
-    budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd));
+    budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd, format::money_unit(r)));
   }
   const std::string model = report.model.source == ModelSource::inferred ? label
                             : l == Language::zh                          ? " " + label + " "
@@ -53,13 +53,13 @@ std::string header_line(const Report& report, Language l) {
          (r.region == Region::cn ? say(l, Phrase::header_region_cn) : "");
 }
 
-std::string cost_cell(const Estimate& e, CostMode mode, Language l) {
+std::string cost_cell(const Estimate& e, CostMode mode, format::MoneyUnit unit, Language l) {
   const auto& run = mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
   if (e.training && run) {
-    return format::money(run->typical);
+    return format::money(run->typical, unit);
   }
   if (e.cost.usd_per_million_tokens) {
-    return say(l, Phrase::per_m_cell, format::money(e.cost.usd_per_million_tokens->typical));
+    return say(l, Phrase::per_m_cell, format::money(e.cost.usd_per_million_tokens->typical, unit));
   }
   return say(l, Phrase::no_price);
 }
@@ -87,22 +87,23 @@ std::string headline(const Report& report, Language l) {
   const Recommendation& best = report.recommendations.front();
   const Estimate& e = best.estimate;
   const CostMode mode = report.request.mode;
+  const format::MoneyUnit unit = format::money_unit(report.request);
   std::string line = say(l, Phrase::best, e.count, best.gpu.name);
   if (mode == CostMode::rent && e.cost.rent_usd_per_gpu_hour) {
-    line += say(l, Phrase::best_rent, format::money(e.cost.rent_usd_per_gpu_hour->typical));
+    line += say(l, Phrase::best_rent, format::money(e.cost.rent_usd_per_gpu_hour->typical, unit));
   } else if (mode == CostMode::buy && e.cost.purchase_usd) {
-    line += say(l, Phrase::best_buy, format::money(e.cost.purchase_usd->typical));
+    line += say(l, Phrase::best_buy, format::money(e.cost.purchase_usd->typical, unit));
   }
   if (e.training) {
     line += say(l, Phrase::best_training_time, say_duration(l, e.training->wall_hours.typical));
     const auto& run = mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
     if (run) {
-      line += say(l, Phrase::best_training_cost, format::money(run->typical));
+      line += say(l, Phrase::best_training_cost, format::money(run->typical, unit));
     }
   } else if (e.inference) {
     line += say(l, Phrase::best_inference, e.inference->tokens_per_s.typical);
     if (e.cost.usd_per_million_tokens) {
-      line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical));
+      line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical, unit));
     }
   }
   line += say(l, Phrase::best_memory, format::gib(e.per_gpu.total()), format::number(best.gpu.memory.capacity_gib));
@@ -248,7 +249,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
       table.add_row(
           {std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
            fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()), format::number(r.gpu.memory.capacity_gib)),
-           time_cell(r.estimate, l), cost_cell(r.estimate, report.request.mode, l),
+           time_cell(r.estimate, l), cost_cell(r.estimate, report.request.mode, format::money_unit(report.request), l),
            fmt::format("{:.0f}", r.score.total)});
     }
     out += table.to_string("", width);
@@ -269,7 +270,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     if (!report.ways_out.empty()) {
       out += "\n" + paint.bold(say(l, Phrase::ways_out)) + "\n";
       for (const auto& w : report.ways_out) {
-        out += bullet(describe(w, l), width);
+        out += bullet(describe(w, report.request, l), width);
       }
     }
   }
@@ -279,7 +280,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     std::string lines;
     for (const auto& r : report.rejected) {
       lines += bullet(fmt::format("{}{} {}", r.gpu.name, say(l, Phrase::reason_colon),
-                                  text::join(reasons(r, l), say(l, Phrase::reason_separator))),
+                                  text::join(reasons(r, report.request, l), say(l, Phrase::reason_separator))),
                       width);
     }
     out += paint.on ? paint.dim(lines.substr(0, lines.size() - 1)) + "\n" : lines;
@@ -302,7 +303,8 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
       if (r.findings.empty()) {
         continue;  // not considered (--gpu)
       }
-      out += fmt::format("  {} {}: {}\n", say(l, Phrase::rule_rejected), r.gpu.name, text::join(reasons(r, l), "; "));
+      out += fmt::format("  {} {}: {}\n", say(l, Phrase::rule_rejected), r.gpu.name,
+                         text::join(reasons(r, report.request, l), "; "));
       out += explain_findings(r.findings, paint, l);
     }
   }

@@ -2,6 +2,7 @@
 // valid words, and how a value is shown in a message (docs/rules.md).
 #include "rules/fields.hpp"
 
+#include <cstdio>
 #include <functional>
 
 #include <fmt/format.h>
@@ -83,11 +84,11 @@ const std::vector<Field>& registry() {
     // ---- the card ----
     add("gpu", W, "the card's catalog id", {}, [](const Facts& f) { return word(f.gpu->id); });
     add("gpu_name", W, "the card's name", {}, [](const Facts& f) { return word(f.gpu->name); });
-    add("vendor", W, "nvidia, amd, huawei or intel", words_of<Vendor>(),
+    add("vendor", W, "the card's vendor: nvidia, amd, huawei, intel, baidu, cambricon or hygon", words_of<Vendor>(),
         [](const Facts& f) { return word(to_string(f.gpu->vendor)); });
-    add("architecture", W, "ampere, ada, hopper, blackwell, cdna3, davinci or gaudi", words_of<Architecture>(),
-        [](const Facts& f) { return word(to_string(f.gpu->architecture)); });
-    add("software", W, "cuda, rocm, cann or gaudi", words_of<SoftwareStack>(),
+    add("architecture", W, "the card's architecture (turing, ampere, ada, hopper, blackwell, cdna3, cdna4, ...)",
+        words_of<Architecture>(), [](const Facts& f) { return word(to_string(f.gpu->architecture)); });
+    add("software", W, "the software stack: cuda, rocm, cann, gaudi, xpu, neuware or dtk", words_of<SoftwareStack>(),
         [](const Facts& f) { return word(to_string(f.gpu->software)); });
     add("form_factor", W, "sxm, pcie, oam or module", words_of<FormFactor>(),
         [](const Facts& f) { return word(to_string(f.gpu->form_factor)); });
@@ -100,6 +101,8 @@ const std::vector<Field>& registry() {
     add("bandwidth_gb_per_s", N, "peak memory bandwidth, GB/s", {},
         [](const Facts& f) { return number(f.gpu->memory.bandwidth_gb_per_s); });
     add("bf16_tflops", N, "dense BF16 TFLOPS", {}, [](const Facts& f) { return number(f.gpu->compute.bf16_tflops); });
+    add("bf16", B, "the card has BF16 (T4 and older run FP16 mixed precision instead)", {},
+        [](const Facts& f) { return yes(f.gpu->compute.has_bf16); });
     add("fp8", B, "the card has FP8", {}, [](const Facts& f) { return yes(f.gpu->compute.fp8_tflops.has_value()); });
     add("fp4", B, "the card has FP4", {}, [](const Facts& f) { return yes(f.gpu->compute.fp4_tflops.has_value()); });
     add("interconnect_gb_per_s", N, "scale-up bandwidth per GPU, bidirectional, GB/s", {},
@@ -139,6 +142,60 @@ const std::vector<Field>& registry() {
         [](const Facts& f) -> std::optional<FieldValue> {
           const auto* a = f.gpu->availability_in(f.request->region);
           return a && !a->note.empty() ? word(a->note) : std::nullopt;
+        });
+    add("launched", W, "when the card first shipped, YYYY-MM", {}, [](const Facts& f) -> std::optional<FieldValue> {
+      return f.gpu->launched.empty() ? std::nullopt : word(f.gpu->launched);
+    });
+    add("new_supply", W, "whether new cards can still be bought in the region: available or discontinued",
+        words_of<Supply>(), [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a ? word(to_string(a->new_supply)) : std::nullopt;
+        });
+    add("new_supply_since", W, "when new supply ended (absent while it goes on, or when no date is recorded)", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a && !a->new_supply_since.empty() ? word(a->new_supply_since) : std::nullopt;
+        });
+    add("new_supply_dates", W, "'since 2025-08', or 'date not recorded', for a discontinued card", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          if (a == nullptr || a->new_supply != Supply::discontinued) {
+            return std::nullopt;
+          }
+          return word(a->new_supply_since.empty() ? std::string("date not recorded")
+                                                  : fmt::format("since {}", a->new_supply_since));
+        });
+    add("legal_stock", B,
+        "units can be in the region legally (to rent): never banned there, launched before the ban, or licensed "
+        "units shipped",
+        {}, [](const Facts& f) { return yes(f.gpu->legal_stock_in(f.request->region)); });
+    add("licensed_shipments", B, "licensed units of the card have shipped to the region", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a ? yes(!a->licensed_shipments_since.empty()) : std::nullopt;
+        });
+    add("banned_since", W, "when exports of the card to the region were first prohibited (absent if never)", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a && !a->banned_since.empty() ? word(a->banned_since) : std::nullopt;
+        });
+    add("importer_stance", W, "the importing government's stance in the region, where one is recorded",
+        words_of<Stance>(), [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          return a && a->importer ? word(to_string(a->importer->stance)) : std::nullopt;
+        });
+    add("importer_note", W, "the catalog's note on that stance", {}, [](const Facts& f) -> std::optional<FieldValue> {
+      const auto* a = f.gpu->availability_in(f.request->region);
+      return a && a->importer && !a->importer->note.empty() ? word(a->importer->note) : std::nullopt;
+    });
+    add("status_age_months", N, "months from the status's last verification to the catalog's date", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* a = f.gpu->availability_in(f.request->region);
+          if (a == nullptr || f.catalog_updated.empty()) {
+            return std::nullopt;
+          }
+          const auto months = months_between(a->verified, f.catalog_updated);
+          return months ? number(*months) : std::nullopt;
         });
     add("price_known", B, "the card has a sourced price for the mode and region", {}, [](const Facts& f) {
       if (f.estimate == nullptr) {
@@ -197,6 +254,26 @@ const std::vector<Field>& registry() {
 
 }  // namespace
 
+std::optional<int> months_between(std::string_view earlier, std::string_view later) {
+  auto parse = [](std::string_view date) -> std::optional<int> {
+    int year = 0;
+    int month = 1;
+    if (date.size() < 4 || std::sscanf(std::string(date.substr(0, 4)).c_str(), "%4d", &year) != 1) {
+      return std::nullopt;
+    }
+    if (date.size() >= 7 && std::sscanf(std::string(date.substr(5, 2)).c_str(), "%2d", &month) != 1) {
+      return std::nullopt;
+    }
+    return year * 12 + (month - 1);
+  };
+  const auto a = parse(earlier);
+  const auto b = parse(later);
+  if (!a || !b) {
+    return std::nullopt;
+  }
+  return *b - *a;
+}
+
 int find_field(std::string_view name) {
   const auto& fields = registry();
   for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -227,14 +304,25 @@ bool equal(const FieldValue& a, const FieldValue& b) {
 
 std::string show(const FieldValue& value, std::string_view field, const Facts& facts, Language language) {
   if (language == Language::zh) {
-    if (field == "availability") {
+    if (field == "availability" || field == "new_supply" || field == "importer_stance") {
       static const std::map<std::string, Phrase> words = {{"available", Phrase::value_available},
                                                           {"licence_required", Phrase::value_licence_required},
+                                                          {"case_by_case", Phrase::value_case_by_case},
                                                           {"restricted", Phrase::value_restricted},
                                                           {"banned", Phrase::value_banned},
-                                                          {"not_offered", Phrase::value_not_offered}};
+                                                          {"not_offered", Phrase::value_not_offered},
+                                                          {"discontinued", Phrase::value_discontinued},
+                                                          {"encouraged", Phrase::value_stance_encouraged},
+                                                          {"neutral", Phrase::value_stance_neutral},
+                                                          {"discouraged", Phrase::value_stance_discouraged},
+                                                          {"blocked", Phrase::value_stance_blocked}};
       const auto it = words.find(std::get<std::string>(value));
       return it == words.end() ? std::get<std::string>(value) : say(language, it->second);
+    }
+    if (field == "new_supply_dates") {
+      const auto* a = facts.gpu->availability_in(facts.request->region);
+      return a->new_supply_since.empty() ? say(language, Phrase::value_date_not_recorded)
+                                         : say(language, Phrase::value_since, a->new_supply_since);
     }
     if (field == "availability_dates") {
       const auto* a = facts.gpu->availability_in(facts.request->region);
@@ -250,7 +338,7 @@ std::string show(const FieldValue& value, std::string_view field, const Facts& f
       return format_parameter_count(*d);
     }
     if (field == "cost_usd" || field == "budget_usd") {
-      return format::money(*d);
+      return format::money(*d, format::money_unit(*facts.request));
     }
     if (field == "headroom") {
       return fmt::format("{:.0f}%", *d * 100.0);

@@ -87,19 +87,21 @@ std::string describe(const EstimateNote& note, Language language) {
   return {};
 }
 
-std::string describe(const WayOut& way, Language language) {
+std::string describe(const WayOut& way, const Request& request, Language language) {
+  const format::MoneyUnit unit = format::money_unit(request);
   const std::string condition =
       way.drops.empty() ? std::string() : say(language, Phrase::way_out_without, text::join(way.drops, " / "));
   const std::string price =
-      way.rent_usd_per_hour ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour)) : "";
+      way.rent_usd_per_hour ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour, unit)) : "";
   const std::string time =
       way.wall_hours ? say(language, Phrase::way_out_time, say_duration(language, *way.wall_hours)) : "";
   return say(language, Phrase::way_out, describe(way.task, language), way.count, way.gpu_name, condition, price, time);
 }
 
-std::string describe(const RejectReason& reason, Language language) {
+std::string describe(const RejectReason& reason, const Request& request, Language language) {
   struct Say {
     Language language;
+    format::MoneyUnit unit;
     std::string operator()(const Shortfall& why) const { return describe(why, language); }
     std::string operator()(const NotSelected&) const { return say(language, Phrase::not_selected); }
     std::string operator()(const RuleRejection& rule) const {
@@ -111,16 +113,16 @@ std::string describe(const RejectReason& reason, Language language) {
     }
     std::string operator()(const NoPriceForBudget& budget) const {
       return say(language, budget.mode == CostMode::buy ? Phrase::budget_no_price_buy : Phrase::budget_no_price_rent,
-                 format::money(budget.budget_usd));
+                 format::money(budget.budget_usd, unit));
     }
     std::string operator()(const OverBudget& over) const {
       const Phrase what = over.cost == OverBudget::Cost::cards ? Phrase::budget_over_cards
                           : over.cost == OverBudget::Cost::run ? Phrase::budget_over_run
                                                                : Phrase::budget_over_month;
-      return say(language, what, format::money(over.cost_usd), format::money(over.budget_usd));
+      return say(language, what, format::money(over.cost_usd, unit), format::money(over.budget_usd, unit));
     }
   };
-  return std::visit(Say{language}, reason);
+  return std::visit(Say{language, format::money_unit(request)}, reason);
 }
 
 std::string describe(const UnmatchedRule& rule, Language language) {
@@ -176,14 +178,16 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                         inf.max_tokens_per_s.typical));
   }
   const auto& c = e.cost;
+  const format::MoneyUnit unit = format::money_unit(request);
   if (request.mode == CostMode::buy) {
     if (c.purchase_usd) {
-      std::string line = say(language, Phrase::buy_cards, format::money(c.purchase_usd->typical));
+      std::string line = say(language, Phrase::buy_cards, format::money(c.purchase_usd->typical, unit));
       if (c.buy_usd) {
-        line += say(language, e.training ? Phrase::buy_run : Phrase::buy_month, format::money(c.buy_usd->typical));
+        line +=
+            say(language, e.training ? Phrase::buy_run : Phrase::buy_month, format::money(c.buy_usd->typical, unit));
       }
       if (c.usd_per_million_tokens) {
-        line += say(language, Phrase::buy_per_m, format::money(c.usd_per_million_tokens->typical));
+        line += say(language, Phrase::buy_per_m, format::money(c.usd_per_million_tokens->typical, unit));
       }
       lines.push_back(line);
     } else {
@@ -192,15 +196,15 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
   } else if (c.rent_usd_per_gpu_hour) {
     const auto& price = *c.rent_usd_per_gpu_hour;
     const std::string where = c.price_basis == PriceBasis::user_price ? say(language, Phrase::your_price)
-                              : price.low == price.high
-                                  ? say(language, Phrase::one_quote)
-                                  : say(language, Phrase::quotes, format::money(price.low), format::money(price.high));
+                              : price.low == price.high               ? say(language, Phrase::one_quote)
+                                                        : say(language, Phrase::quotes, format::money(price.low, unit),
+                                                              format::money(price.high, unit));
     if (e.training && c.rent_usd) {
-      lines.push_back(
-          say(language, Phrase::rent_run, format::money(c.rent_usd->typical), format::money(price.typical), where));
+      lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical, unit),
+                          format::money(price.typical, unit), where));
     } else if (c.rent_usd && c.usd_per_million_tokens) {
-      lines.push_back(say(language, Phrase::rent_serving, format::money(c.rent_usd->typical), e.count, where,
-                          format::money(c.usd_per_million_tokens->typical)));
+      lines.push_back(say(language, Phrase::rent_serving, format::money(c.rent_usd->typical, unit), e.count, where,
+                          format::money(c.usd_per_million_tokens->typical, unit)));
     }
   } else {
     lines.push_back(say(language, Phrase::no_rent_price));
@@ -294,8 +298,14 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     out.push_back(say(language, Phrase::assume_rent));
   } else {
     const auto& own = request.ownership;
+    const format::MoneyUnit unit = format::money_unit(request);
     out.push_back(say(language, Phrase::assume_buy, format::number(own.amortisation_years), 100.0 * own.utilisation,
-                      format::number(own.pue), format::number(own.usd_per_kwh)));
+                      format::number(own.pue),
+                      format::currency_symbol(unit) + format::number(own.usd_per_kwh * unit.per_usd)));
+  }
+  if (format::money_unit(request).currency == Currency::cny) {
+    const ExchangeRate& rate = request.exchange_rate;
+    out.push_back(say(language, Phrase::assume_currency, format::number(rate.cny_per_usd), rate.date));
   }
   return out;
 }
@@ -335,10 +345,10 @@ std::vector<Sentence> rationale(const Request& request, const Recommendation& pi
   return out;
 }
 
-std::vector<std::string> reasons(const Rejection& rejection, Language language) {
+std::vector<std::string> reasons(const Rejection& rejection, const Request& request, Language language) {
   std::vector<std::string> out;
   for (const auto& reason : rejection.reasons) {
-    out.push_back(describe(reason, language));
+    out.push_back(describe(reason, request, language));
   }
   return out;
 }

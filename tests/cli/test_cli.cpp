@@ -111,7 +111,7 @@ TEST_CASE("bad flags exit 2 with a message that names the flag and what is valid
       {{"--params", "70B", "--task", "inference", "--lora-rank", "8"}, "--lora-rank applies to --task lora or qlora"},
       {{"--model", "llama-2-7b", "--task", "inference", "--context", "8192"}, "maximum context of 4096"},
       {{"--params", "70B", "--task", "lora", "--mode", "lease"}, "--mode: 'lease' is not valid"},
-      {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5"}, "is not ID=USD_PER_GPU_HOUR"},
+      {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5"}, "is not ID=PRICE (per GPU-hour)"},
       {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5=-1"}, "--price: '-1' is negative"},
       {{"--params", "70B", "--task", "lora", "--price", "h10=2"}, "--price: unknown GPU 'h10'"},
       {{"--params", "70B", "--task", "lora", "--epochs", "0"}, "--epochs: '0' is zero"},
@@ -298,7 +298,20 @@ TEST_CASE("a rule file with typos fails with every located error", "[cli][rules]
 TEST_CASE("buying in China rejects what cannot be bought in China, with dates", "[cli][rules]") {
   const Result r = run({"--params", "70B", "--task", "inference", "--region", "cn", "--mode", "buy"});
   CHECK(r.status == 0);
-  CHECK_THAT(r.out, Catch::Contains("cannot be newly bought in China: banned (since 2022-09"));
+  CHECK_THAT(r.out, Catch::Contains("A800 80GB SXM: cannot be newly bought in China: banned (since 2023-10-17"));
+  // The 2026-01-15 rule's case-by-case cards, with no licensed shipment, and the discontinued H20.
+  CHECK_THAT(r.out, Catch::Contains("Instinct MI325X 256GB: cannot be bought new in China today"));
+  CHECK_THAT(r.out, Catch::Contains("H20 96GB: no longer sold new in China (discontinued, since 2025-08)"));
+  // Renting in China never lists a card with no legal stock there.
+  const Result rent = run({"--params", "70B", "--task", "inference", "--region", "cn", "--format", "json"});
+  REQUIRE(rent.status == 0);
+  const auto doc = nlohmann::json::parse(rent.out);
+  for (const auto& rec : doc["recommendations"]) {
+    CAPTURE(rec["gpu"]["id"]);
+    CHECK(rec["gpu"]["id"] != "b200");
+    CHECK(rec["gpu"]["id"] != "h100-sxm5");
+    CHECK(rec["cost"]["currency"] == "cny");
+  }
   const Result bad = run({"--params", "70B", "--task", "inference", "--region", "china"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("--region: 'china' is not valid; expected global or cn"));

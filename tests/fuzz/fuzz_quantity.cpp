@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     const auto budget = parse_budget_choice(text, "--budget");
-    if (budget.usd && !(*budget.usd > 0 && std::isfinite(*budget.usd))) {
+    if (budget.amount && !(budget.amount->value > 0 && std::isfinite(budget.amount->value))) {
       std::abort();
     }
   } catch (const UsageError&) {

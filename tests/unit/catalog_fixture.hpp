@@ -43,6 +43,8 @@ gpus:
     field_confidence:
       tdp_w: estimate
     sources: ["datasheet"]
+    launched: "2023-03"
+    node: {gpus_per_node: 8, scale_out_gbps_per_gpu: 400, scale_out_fabric: "InfiniBand NDR", rent_shapes: [1, 8]}
   - id: test-24
     aliases: ["Test"]
     vendor: amd
@@ -59,8 +61,34 @@ gpus:
       cn: {status: available, verified: "2026"}
     confidence: secondary
     sources: ["review"]
+    launched: "2022-06"
+    node: {gpus_per_node: 8, scale_out_gbps_per_gpu: 25, scale_out_fabric: "Ethernet", rent_shapes: [1, 2, 4, 8]}
 architectures:
   - architecture: ampere
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: turing
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: cdna4
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: kunlun
+    training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
+    fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
+    decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}
+    prefill_compute_efficiency: {low: 0.35, typical: 0.5, high: 0.65}
+    sources: ["test"]
+  - architecture: dcu
     training_mfu: {low: 0.3, typical: 0.4, high: 0.5}
     fine_tune_mfu: {low: 0.25, typical: 0.35, high: 0.45}
     decode_bandwidth_efficiency: {low: 0.6, typical: 0.72, high: 0.85}

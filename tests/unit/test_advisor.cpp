@@ -23,7 +23,7 @@ TEST_CASE("every card is either recommended or rejected with a reason", "[adviso
     for (const auto& r : report.rejected) {
       seen.insert(r.gpu.id);
       CHECK_FALSE(r.reasons.empty());
-      CHECK_FALSE(reasons(r, Language::zh).front().empty());
+      CHECK_FALSE(reasons(r, report.request, Language::zh).front().empty());
     }
     CHECK(seen.size() == catalog.size());
   }
@@ -51,7 +51,7 @@ TEST_CASE("the --gpu filter keeps only the chosen cards and rejects the rest as 
   CHECK(report.recommendations[0].gpu.id == "test-24");
   REQUIRE(report.rejected.size() == 1);
   CHECK(std::holds_alternative<NotSelected>(report.rejected[0].reasons[0]));
-  CHECK(reasons(report.rejected[0], Language::en)[0] == "not selected by --gpu");
+  CHECK(reasons(report.rejected[0], report.request, Language::en)[0] == "not selected by --gpu");
 }
 
 TEST_CASE("a --top limit cuts the list and counts what it cut", "[advisor]") {

@@ -91,8 +91,10 @@ TEST_CASE("unknown keys are errors with a did-you-mean", "[loader]") {
 
 TEST_CASE("bad enum values list the valid ones and suggest one", "[loader]") {
   const auto message = first_message(replace(valid_catalog, "vendor: nvidia", "vendor: nvdia"));
-  CHECK_THAT(message, Catch::Contains("gpus[0].vendor: 'nvdia' is not valid; expected nvidia, amd, huawei or intel "
-                                      "(did you mean 'nvidia'?)"));
+  CHECK_THAT(message,
+             Catch::Contains(
+                 "gpus[0].vendor: 'nvdia' is not valid; expected nvidia, amd, huawei, intel, baidu, cambricon or hygon "
+                 "(did you mean 'nvidia'?)"));
 }
 
 TEST_CASE("wrong types, missing and out-of-range values are errors", "[loader]") {

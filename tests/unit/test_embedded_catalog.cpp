@@ -115,10 +115,31 @@ TEST_CASE("FP8 only where the silicon has it", "[catalog][data]") {
 }
 
 TEST_CASE("China availability follows the export-control record", "[catalog][data]") {
-  CHECK(card("a100-80gb-sxm4").availability_in(Region::cn)->status == AvailabilityStatus::banned);
-  CHECK(card("h100-sxm5").availability_in(Region::cn)->status == AvailabilityStatus::banned);
+  // The 2026-01-15 BIS rule (91 FR 1684): case-by-case review for H200 and less
+  // advanced chips (TPP < 21,000, DRAM < 6,500 GB/s) sold in the US; it names MI325X.
+  for (const char* id : {"a100-80gb-sxm4", "h100-sxm5", "h200-sxm", "mi325x", "mi300x", "l40s", "gaudi3"}) {
+    CAPTURE(id);
+    CHECK(card(id).availability_in(Region::cn)->status == AvailabilityStatus::case_by_case);
+    CHECK(card(id).availability_in(Region::cn)->since == "2026-01-15");
+  }
+  // Above the thresholds, or not sold in the US: still banned.
+  for (const char* id : {"b200", "b300", "gb200-nvl72", "mi355x", "h800-sxm"}) {
+    CAPTURE(id);
+    CHECK(card(id).availability_in(Region::cn)->status == AvailabilityStatus::banned);
+  }
+  // H20: production halted in Aug 2025, Beijing told buyers off it.
+  CHECK(card("h20").availability_in(Region::cn)->new_supply == Supply::discontinued);
+  CHECK(card("h20").availability_in(Region::cn)->new_supply_since == "2025-08");
+  CHECK(card("h20").availability_in(Region::cn)->importer->stance == Stance::discouraged);
+  // Legal rental stock: launched before the ban, or licensed shipments.
+  CHECK(card("a100-80gb-sxm4").legal_stock_in(Region::cn));
+  CHECK(card("h20").legal_stock_in(Region::cn));
+  CHECK(card("h200-sxm").legal_stock_in(Region::cn));         // licensed shipments from 2026-08
+  CHECK_FALSE(card("h100-sxm5").legal_stock_in(Region::cn));  // launched in the month of the Oct 2022 rule
+  CHECK_FALSE(card("b200").legal_stock_in(Region::cn));
+  CHECK_FALSE(card("mi300x").legal_stock_in(Region::cn));
+  CHECK(card("ascend-910b2").availability_in(Region::cn)->importer->stance == Stance::encouraged);
   CHECK(card("a800-80gb-sxm").availability_in(Region::cn)->status == AvailabilityStatus::banned);
-  CHECK(card("b200").availability_in(Region::cn)->status == AvailabilityStatus::banned);
   CHECK(card("h20").availability_in(Region::cn)->status == AvailabilityStatus::licence_required);
   CHECK(card("l20").availability_in(Region::cn)->status == AvailabilityStatus::available);
   CHECK(card("ascend-910b2").availability_in(Region::cn)->status == AvailabilityStatus::available);
@@ -130,4 +151,54 @@ TEST_CASE("family aliases resolve or report ambiguity", "[catalog][data]") {
   CHECK(shipped().find("A100").candidates.size() >= 2);
   CHECK(shipped().find("910B").candidates.size() >= 4);
   CHECK(shipped().find("b200").match->id == "b200");
+}
+
+TEST_CASE("the figures the 2026-12 audit corrected are pinned to their sources", "[catalog][data]") {
+  // Huawei-co-authored CloudMatrix384 paper, arXiv 2506.12708: 752 dense BF16/FP16 per 910C package.
+  CHECK(card("ascend-910c").compute.bf16_tflops == Approx(752));
+  CHECK(card("ascend-910c").compute.fp16_tflops == Approx(752));
+  // The standard Atlas 800 A3 server holds 8 packages; 384 is the CloudMatrix384 supernode only.
+  CHECK(card("ascend-910c").interconnect.domain_size == 8);
+  CHECK(card("ascend-910c-cm384").interconnect.domain_size == 384);
+  // HGX B200 table: TF32 18 PF sparse per 8 GPUs -> 1,125 dense, as B300.
+  CHECK(card("b200").compute.tf32_tflops == Approx(1125));
+  // H20 141GB: the H200's 141 GB HBM3e stack (140.4 GiB in nvidia-smi), 500 W boards (aiconfigurator h20_3e.yaml).
+  CHECK(card("h20-141gb").memory.capacity_gib == Approx(140.4));
+  CHECK(card("h20-141gb").tdp_w == Approx(500));
+  // HGX B300: 105 PF dense FP4 / 8.
+  CHECK(card("b300").compute.fp4_tflops == Approx(13125));
+  // NVL72: one 72-GPU NVLink domain, 4 GPUs per compute tray.
+  CHECK(card("gb200-nvl72").interconnect.domain_size == 72);
+  CHECK(card("gb200-nvl72").node.gpus_per_node == 4);
+  // T4 has no BF16 and no FP8.
+  CHECK_FALSE(card("t4").compute.has_bf16);
+  CHECK_FALSE(card("t4").compute.fp8_tflops.has_value());
+}
+
+TEST_CASE("every card has a launch date, node facts, and dated China prices in CNY where quoted", "[catalog][data]") {
+  const Catalog& catalog = shipped();
+  CHECK(catalog.info().exchange_rate.cny_per_usd > 5);
+  CHECK(catalog.size() >= 45);
+  for (const auto& g : catalog.gpus()) {
+    CAPTURE(g.id);
+    CHECK(g.launched.size() == 7);  // YYYY-MM
+    CHECK(g.node.gpus_per_node >= 1);
+    CHECK(g.node.scale_out_gbps_per_gpu > 0);
+    CHECK_FALSE(g.node.rent_shapes.empty());
+    for (const auto* list : {&g.rent_usd_per_gpu_hour, &g.purchase_usd_per_card}) {
+      for (const auto& q : *list) {
+        CHECK(q.date.size() >= 4);
+        if (q.quoted_in == Currency::cny) {
+          CHECK(q.region == Region::cn);
+          CHECK(q.low_usd == Approx(q.low_quoted / catalog.info().exchange_rate.cny_per_usd));
+        }
+      }
+    }
+  }
+  for (const char* id : {"l4", "a10g", "a10", "t4", "rtx-4090d", "rtx-5090", "rtx-pro-6000-blackwell", "gb200-nvl72",
+                         "gb300-nvl72", "mi355x", "mi308x", "gh200", "rtx-a6000", "rtx-6000-ada", "l40", "ascend-950pr",
+                         "kunlun-p800", "hygon-k100-ai"}) {
+    CAPTURE(id);
+    CHECK(catalog.find(id).match != nullptr);
+  }
 }

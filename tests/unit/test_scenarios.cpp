@@ -52,11 +52,17 @@ TEST_CASE("70B inference bought in China: nothing that cannot be bought there, w
     const auto status = rec.gpu.availability_in(Region::cn)->status;
     CHECK(status != AvailabilityStatus::banned);
     CHECK(status != AvailabilityStatus::not_offered);
+    // Nothing discontinued (H20) and nothing without a licensed shipment.
+    CHECK(rec.gpu.availability_in(Region::cn)->new_supply == Supply::available);
+    CHECK((status != AvailabilityStatus::case_by_case ||
+           !rec.gpu.availability_in(Region::cn)->licensed_shipments_since.empty()));
   }
   bool h100_rejected_with_date = false;
   for (const auto& rej : report.rejected) {
     if (rej.gpu.id == "h100-sxm5") {
-      h100_rejected_with_date = reasons(rej, Language::en).front().find("since 2022-09") != std::string::npos;
+      h100_rejected_with_date =
+          reasons(rej, report.request, Language::en).front().find("case by case (since 2026-01-15") !=
+          std::string::npos;
     }
   }
   CHECK(h100_rejected_with_date);
@@ -94,7 +100,7 @@ TEST_CASE("a budget cap rejects plans over it, with the amount", "[scenarios]") 
   }
   bool capped = false;
   for (const auto& rej : report.rejected) {
-    for (const auto& reason : reasons(rej, Language::en)) {
+    for (const auto& reason : reasons(rej, report.request, Language::en)) {
       capped = capped || reason.find("over the $60.00 budget") != std::string::npos;
     }
   }
