@@ -495,3 +495,43 @@ TEST_CASE("batch answers each JSON line, reports bad lines and goes on", "[cli][
   CHECK(fine.status == 0);
   CHECK(fine.out.empty());
 }
+
+TEST_CASE("money is shown in CNY in China, in every format, and amounts take a currency", "[cli][currency]") {
+  const std::vector<std::string> china{"--params", "70B", "--task", "lora", "--region", "cn", "--top", "5"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = china;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  const Result text = with({});
+  REQUIRE(text.status == 0);
+  CHECK_THAT(text.out, Catch::Contains("\xc2\xa5") && !Catch::Contains("$") &&
+                           Catch::Contains("money in CNY at 6.66 CNY per USD (2026-11"));
+  for (const char* format : {"markdown", "html"}) {
+    CAPTURE(format);
+    const Result r = with({"--format", format});
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\xc2\xa5") && Catch::Contains("CNY"));
+  }
+  const Result json = with({"--format", "json"});
+  REQUIRE(json.status == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["request"]["currency"] == "cny");
+  const double rate = doc["catalog"]["exchange_rate"]["cny_per_usd"].get<double>();
+  CHECK(rate == Approx(6.66));
+  for (const auto& rec : doc["recommendations"]) {
+    CHECK(rec["cost"]["currency"] == "cny");
+    if (!rec["cost_usd"]["rent"].is_null()) {
+      CHECK(rec["cost"]["rent"]["typical"].get<double>() ==
+            Approx(rec["cost_usd"]["rent"]["typical"].get<double>() * rate).epsilon(1e-4));
+    }
+  }
+  // --currency usd in China, and an amount in CNY elsewhere.
+  CHECK_THAT(with({"--currency", "usd"}).out, Catch::Contains("$") && !Catch::Contains("\xc2\xa5"));
+  const Result capped = run({"--params", "7B", "--task", "inference", "--budget", "3330cny", "--format", "json"});
+  REQUIRE(capped.status == 0);
+  CHECK(nlohmann::json::parse(capped.out)["request"]["budget_usd"].get<double>() == Approx(500.0).epsilon(1e-6));
+  const Result bad = run({"--params", "7B", "--task", "inference", "--currency", "eur"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--currency: 'eur' is not valid; expected usd or cny"));
+}

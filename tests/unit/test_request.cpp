@@ -32,3 +32,22 @@ TEST_CASE("training tokens default by task", "[request]") {
   r.task = Task::inference;
   CHECK(r.training_tokens() == 0);
 }
+
+TEST_CASE("money amounts carry their currency when one is typed", "[request]") {
+  const auto cny = parse_money_amount("350k cny", 1e12);
+  REQUIRE(cny);
+  CHECK(cny->value == Approx(350e3));
+  CHECK(cny->currency == Currency::cny);
+  CHECK(parse_money_amount("\xc2\xa5"
+                           "2.5M",
+                           1e12)
+            ->value == Approx(2.5e6));                                           // the yen sign
+  CHECK(parse_money_amount("15\xe5\x85\x83", 1e12)->currency == Currency::cny);  // yuan
+  CHECK(parse_money_amount("9.5RMB", 1e12)->currency == Currency::cny);
+  CHECK(parse_money_amount("$1.2M", 1e12)->currency == Currency::usd);
+  CHECK(parse_money_amount("50000usd", 1e12)->value == Approx(50000));
+  CHECK_FALSE(parse_money_amount("50k", 1e12)->currency.has_value());  // in --currency
+  CHECK_FALSE(parse_money_amount("lots", 1e12).has_value());
+  CHECK_FALSE(parse_money_amount("-5", 1e12).has_value());
+  CHECK_FALSE(parse_money_amount("cny", 1e12).has_value());
+}

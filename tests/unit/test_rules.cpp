@@ -181,3 +181,40 @@ TEST_CASE("docs/rules.md documents every field", "[rules][docs]") {
     CHECK(doc.find(fmt::format("`{}`", rule.id)) != std::string::npos);
   }
 }
+
+TEST_CASE("the dated China record: legal stock, new supply, the importer and the status's age", "[rules]") {
+  World w;
+  w.request.region = Region::cn;
+  Availability cn{AvailabilityStatus::case_by_case, "2025-11", "2026-01-15", ""};
+  cn.banned_since = "2022-10-07";
+  w.gpu.availability[Region::cn] = cn;
+  // Launched in the month of the ban: after it, so no legal stock.
+  w.gpu.launched = "2022-10";
+  CHECK(fires("{field: legal_stock, is: false}", w));
+  w.gpu.launched = "2022-09";
+  CHECK(fires("{field: legal_stock, is: true}", w));
+  // Licensed shipments make stock legal whatever the launch.
+  w.gpu.launched = "2024-04";
+  CHECK(fires("{field: legal_stock, is: false}", w));
+  w.gpu.availability[Region::cn].licensed_shipments_since = "2026-08";
+  CHECK(fires("{field: legal_stock, is: true}", w));
+  CHECK(fires("{field: licensed_shipments, is: true}", w));
+  // New supply and the importer's stance.
+  w.gpu.availability[Region::cn].new_supply = Supply::discontinued;
+  CHECK(fires("{field: new_supply, is: discontinued}", w));
+  CHECK_FALSE(fires("{field: importer_stance, exists: true}", w));
+  w.gpu.availability[Region::cn].importer = ImporterStance{Stance::discouraged, "2025-08", "2025-11", "note"};
+  CHECK(fires("{field: importer_stance, is: discouraged}", w));
+  // The status's age, from its verification to the catalog's date.
+  Facts facts = w.facts();
+  facts.catalog_updated = "2026-11-29";
+  const RuleSet rules = parse_rules(rule("{field: status_age_months, above: 6}"), "rules.yaml", RulesRole::overlay);
+  CHECK(evaluate(rules, facts).front().fired);  // 2025-11 -> 2026-11: 12 months
+  w.gpu.availability[Region::cn].verified = "2026-08";
+  facts = w.facts();
+  facts.catalog_updated = "2026-11-29";
+  CHECK_FALSE(evaluate(rules, facts).front().fired);
+  CHECK(months_between("2025-11", "2026-11-29") == 12);
+  CHECK(months_between("2026", "2026-03") == 2);
+  CHECK_FALSE(months_between("soon", "2026-03").has_value());
+}
