@@ -101,6 +101,9 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
   field(say(l, Phrase::list_architecture),
         fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
   field(say(l, Phrase::list_release_year), std::to_string(g.release_year), "release_year");
+  if (!g.launched.empty()) {
+    field(say(l, Phrase::list_launched), g.launched, "launched");
+  }
   field(say(l, Phrase::list_form_factor), std::string(to_string(g.form_factor)));
   if (!g.aliases.empty()) {
     field(say(l, Phrase::list_aliases), text::join(g.aliases, ", "));
@@ -132,6 +135,17 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
   field("PCIe", g.pcie_gen ? fmt::format("Gen{}", *g.pcie_gen) : "n/a", "pcie_gen");
   field("TDP", g.tdp_w ? fmt::format("{} W", format::number(*g.tdp_w)) : "not published", "tdp_w");
   field(say(l, Phrase::list_software), std::string(display_name(g.software)));
+  out += say(l, Phrase::list_node) + "\n";
+  field(say(l, Phrase::list_gpus_per_node), std::to_string(g.node.gpus_per_node), "node.gpus_per_node");
+  field(say(l, Phrase::list_scale_out),
+        fmt::format("{} Gb/s, {}", format::number(g.node.scale_out_gbps_per_gpu), g.node.scale_out_fabric),
+        "node.scale_out_gbps_per_gpu");
+  std::vector<std::string> shapes;
+  for (const int shape : g.node.rent_shapes) {
+    shapes.push_back(std::to_string(shape));
+  }
+  field(say(l, Phrase::list_rent_shapes), shapes.empty() ? std::string("-") : text::join(shapes, ", ") + " GPUs",
+        "node.rent_shapes");
   out += say(l, Phrase::list_availability);
   for (const auto& [region, a] : g.availability) {
     std::string value(to_string(a.status));
