@@ -285,7 +285,9 @@ class CatalogParser {
       availability.status =
           entry.enumeration<AvailabilityStatus>("status", Presence::required).value_or(AvailabilityStatus::available);
       availability.verified = date(entry, "verified", Presence::required).value_or("");
-      availability.since = date(entry, "since", Presence::optional).value_or("");
+      // The built-in catalog dates every status; an overlay may leave it open.
+      availability.since =
+          date(entry, "since", m_role == CatalogRole::base ? Presence::required : Presence::optional).value_or("");
       availability.note = entry.string("note", Presence::optional).value_or("");
       availability.new_supply = entry.enumeration<Supply>("new_supply", Presence::optional).value_or(Supply::available);
       availability.new_supply_since = date(entry, "new_supply_since", Presence::optional).value_or("");

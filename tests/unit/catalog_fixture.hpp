@@ -33,7 +33,7 @@ gpus:
     tdp_w: 700
     software: cuda
     availability:
-      global: {status: available, verified: "2026-05"}
+      global: {status: available, since: "2023-03", verified: "2026-05"}
       cn: {status: banned, since: "2022-09", verified: "2026-01"}
     prices:
       rent_usd_per_gpu_hour:
@@ -57,8 +57,8 @@ gpus:
     interconnect: {name: "PCIe", bandwidth_gb_per_s: 64, domain_size: 1}
     software: rocm
     availability:
-      global: {status: available, verified: "2026"}
-      cn: {status: available, verified: "2026"}
+      global: {status: available, since: "2022", verified: "2026"}
+      cn: {status: available, since: "2022", verified: "2026"}
     confidence: secondary
     sources: ["review"]
     launched: "2022-06"
