@@ -65,6 +65,7 @@ enum class PriceBasis { catalog_quotes, user_price };
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
   PriceBasis price_basis = PriceBasis::catalog_quotes;
+  bool lease_rates_only = false;                // every rent quote in the region is a monthly or longer lease
   std::optional<Range> rent_usd;                // training: the run; inference: per hour of serving
   std::optional<Range> purchase_usd;            // the cards (capex)
   std::optional<Range> buy_usd;                 // training: amortised cards + energy for the run; inference: per month

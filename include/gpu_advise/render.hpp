@@ -38,7 +38,9 @@ enum class JsonStyle { pretty, line };
 
 [[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog, Language language = Language::en);
 [[nodiscard]] std::string render_catalog_list_json(const Catalog& catalog);
-[[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu, Language language = Language::en);
+// Chinese price ranges are shown in CNY at `rate` when it has one.
+[[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu, const ExchangeRate& rate = {},
+                                          Language language = Language::en);
 [[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu);
 [[nodiscard]] std::string render_models_text(const ModelCatalog& models, Language language = Language::en);
 [[nodiscard]] std::string render_rules_text(const RuleSet& rules, Language language = Language::en);

@@ -95,6 +95,7 @@ enum class Phrase {
   rent_serving,
   your_price,
   one_quote,
+  lease_rates_only,
   quotes,
   no_rent_price,
   cheapest_fastest,

@@ -351,7 +351,10 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
   if (show_cmd->parsed()) {
     const GpuSpec& gpu = catalog.resolve(flags.show_id);
-    emit(flags, format == OutputFormat::json ? render_gpu_json(gpu) : render_gpu_text(gpu, language), out, closed);
+    emit(flags,
+         format == OutputFormat::json ? render_gpu_json(gpu)
+                                      : render_gpu_text(gpu, catalog.info().exchange_rate, language),
+         out, closed);
     return static_cast<int>(ExitCode::ok);
   }
 

@@ -367,7 +367,7 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     } catch (const UsageError& e) {
       throw UsageError(fmt::format("--price: {}", e.what()));
     }
-    const auto amount = parse_money_amount(entry.substr(equals + 1), 100000);
+    const auto amount = wrap("--price", [&] { return parse_money_amount(entry.substr(equals + 1), 100000); });
     if (!amount) {
       // The number's own complaint (negative, too large, not a number) when it has one.
       (void)wrap("--price", [&] { return parse_positive_number(entry.substr(equals + 1), 100000); });
@@ -376,6 +376,11 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     }
     check_cny(*amount, "--price");
     price.usd_per_gpu_hour = to_usd(*amount);
+    if (price.usd_per_gpu_hour > max_price_usd_per_gpu_hour) {
+      throw UsageError(fmt::format("--price: '{}' is {} per GPU-hour; at most {:.0f} USD is accepted",
+                                   text::excerpt(entry.substr(equals + 1)), format::money(price.usd_per_gpu_hour),
+                                   max_price_usd_per_gpu_hour));
+    }
     const auto same_card = std::find_if(request.prices.begin(), request.prices.end(),
                                         [&](const PriceOverride& p) { return p.gpu_id == price.gpu_id; });
     if (same_card == request.prices.end()) {

@@ -23,6 +23,7 @@ namespace gpu_advise::cli {
 
 inline constexpr std::int64_t max_count = 100000;
 inline constexpr std::int64_t max_top = 10000;
+inline constexpr double max_price_usd_per_gpu_hour = 10000;
 
 // Raw flag values, exactly as typed; validated in to_request().
 struct Flags {

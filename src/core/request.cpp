@@ -193,10 +193,15 @@ std::optional<MoneyAmount> parse_money_amount(std::string_view raw, double limit
     return std::nullopt;
   }
   try {
-    return MoneyAmount{parse_positive_number(amount, limit) * multiplier, currency};
+    const double value = parse_positive_number(amount, limit) * multiplier;
+    if (value <= limit) {
+      return MoneyAmount{value, currency};
+    }
   } catch (const QuantityError&) {
     return std::nullopt;
   }
+  // The limit holds for the amount meant, not for the digits typed.
+  throw QuantityError(fmt::format("'{}' is more than {:.0f}", text::excerpt(raw), limit));
 }
 
 BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
@@ -204,8 +209,12 @@ BudgetChoice parse_budget_choice(std::string_view raw, std::string_view flag) {
   if (const auto tier = enum_from_string<BudgetTier>(folded)) {
     return BudgetChoice{*tier, std::nullopt};
   }
-  if (const auto amount = parse_money_amount(raw, 1e12)) {
-    return BudgetChoice{BudgetTier::medium, amount};
+  try {
+    if (const auto amount = parse_money_amount(raw, 1e12)) {
+      return BudgetChoice{BudgetTier::medium, amount};
+    }
+  } catch (const QuantityError& e) {
+    throw UsageError(fmt::format("{}: {}", flag, e.what()));
   }
   std::string message = fmt::format(
       "{}: '{}' is neither a budget tier (low, medium, high) nor an amount (50k, 50000usd, $1.2M, 350k cny)", flag,

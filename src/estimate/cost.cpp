@@ -42,6 +42,18 @@ std::optional<Range> rent_price(const Request& request, const GpuSpec& gpu, Pric
 void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   CostEstimate& c = e.cost;
   c.rent_usd_per_gpu_hour = rent_price(request, gpu, c.price_basis);
+  if (c.rent_usd_per_gpu_hour && c.price_basis == PriceBasis::catalog_quotes) {
+    // Leases (a server-month or longer, divided by the hours) price a short run low.
+    bool any = false;
+    bool leases_only = true;
+    for (const auto& quote : gpu.rent_usd_per_gpu_hour) {
+      if (quote.region == request.region) {
+        any = true;
+        leases_only = leases_only && quote.kind == PriceKind::reserved;
+      }
+    }
+    c.lease_rates_only = any && leases_only;
+  }
   const double n = e.count;
   if (const auto purchase = price_range(gpu.purchase_usd_per_card, request.region)) {
     c.purchase_usd = scale(*purchase, n);

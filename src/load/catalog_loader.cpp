@@ -74,7 +74,12 @@ class CatalogParser {
       MapReader catalog(m_diagnostics, *header, "catalog");
       info.version = catalog.string("version", Presence::required).value_or("");
       info.updated = date(catalog, "updated", Presence::required).value_or("");
-      if (const auto rate_node = catalog.node("exchange_rate", Presence::optional)) {
+      if (const auto rate_node = catalog.node("exchange_rate", Presence::optional);
+          rate_node && m_role == CatalogRole::overlay) {
+        m_diagnostics.error(*rate_node, "catalog.exchange_rate",
+                            "an overlay cannot set the exchange rate: its cny prices are converted at the built-in "
+                            "catalog's rate, so that every figure uses one rate");
+      } else if (rate_node) {
         MapReader rate(m_diagnostics, *rate_node, catalog.child_path("exchange_rate"));
         info.exchange_rate.cny_per_usd =
             rate.number("cny_per_usd", Presence::required, exchange_rate_bounds).value_or(0);
@@ -241,7 +246,35 @@ class CatalogParser {
     }
     gpu.notes = map.string("notes", Presence::optional).value_or("");
     map.finish();
+    if (m_base != nullptr) {
+      // An overlay that replaces a card and leaves out its launch month or
+      // node keeps the built-in card's (older overlay files have neither).
+      for (const auto& built_in : m_base->gpus()) {
+        if (built_in.id == gpu.id) {
+          gpu.launched = gpu.launched.empty() ? built_in.launched : gpu.launched;
+          gpu.node = map.node("node", Presence::optional) ? gpu.node : built_in.node;
+        }
+      }
+    }
+    if (m_role == CatalogRole::base) {
+      check_supply_dates(gpu, map);
+    }
     return gpu;
+  }
+
+  // A card cannot stop being made before it launched.
+  void check_supply_dates(const GpuSpec& gpu, MapReader& map) {
+    for (const auto& [region, a] : gpu.availability) {
+      if (!a.new_supply_since.empty() && !gpu.launched.empty() &&
+          a.new_supply_since.substr(0, std::min(a.new_supply_since.size(), gpu.launched.size())) <
+              gpu.launched.substr(0, std::min(a.new_supply_since.size(), gpu.launched.size()))) {
+        if (const auto node = map.node("launched", Presence::optional)) {
+          m_diagnostics.error(*node, map.child_path("launched"),
+                              fmt::format("launched {} is after new_supply_since {} ({}): one of the dates is wrong",
+                                          gpu.launched, a.new_supply_since, to_string(region)));
+        }
+      }
+    }
   }
 
   void read_node(GpuSpec& gpu, const YAML::Node& node, const std::string& path) {
@@ -291,7 +324,10 @@ class CatalogParser {
       availability.note = entry.string("note", Presence::optional).value_or("");
       availability.new_supply = entry.enumeration<Supply>("new_supply", Presence::optional).value_or(Supply::available);
       availability.new_supply_since = date(entry, "new_supply_since", Presence::optional).value_or("");
-      availability.banned_since = date(entry, "banned_since", Presence::optional).value_or("");
+      const Presence ban_date = m_role == CatalogRole::base && availability.status == AvailabilityStatus::banned
+                                    ? Presence::required
+                                    : Presence::optional;
+      availability.banned_since = date(entry, "banned_since", ban_date).value_or("");
       availability.licensed_shipments_since = date(entry, "licensed_shipments_since", Presence::optional).value_or("");
       if (const auto importer_node = entry.node("importer", Presence::optional)) {
         MapReader importer(m_diagnostics, *importer_node, entry.child_path("importer"));
@@ -358,6 +394,10 @@ class CatalogParser {
         if (in_cny && rate <= 0) {
           m_diagnostics.error(*amount, amount_path,
                               "a price in cny needs the catalog's exchange_rate (catalog.exchange_rate.cny_per_usd)");
+        } else if (low && high && in_cny && (*low / rate < bounds.min || *high / rate > bounds.max)) {
+          m_diagnostics.error(*amount, amount_path,
+                              fmt::format("{} CNY is {:.4g} USD at {} CNY per USD, outside {} to {} USD", *low,
+                                          *low / rate, rate, bounds.min, bounds.max));
         } else if (low && high) {
           quote.quoted_in = in_cny ? Currency::cny : Currency::usd;
           quote.low_quoted = *low;

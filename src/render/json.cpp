@@ -218,6 +218,7 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
   out["cost_usd"] = ordered{
       {"rent_per_gpu_hour", optional_range(e.cost.rent_usd_per_gpu_hour)},
       {"price_basis", to_string(e.cost.price_basis)},
+      {"lease_rates_only", e.cost.lease_rates_only},
       {"rent", optional_range(e.cost.rent_usd)},
       {"rent_basis", e.training ? "whole run" : "per hour of serving"},
       {"purchase", optional_range(e.cost.purchase_usd)},
@@ -234,7 +235,7 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
                  : ordered(nullptr);
   };
   out["cost"] =
-      ordered{{"currency", per_usd == 1.0 ? "usd" : "cny"},
+      ordered{{"currency", request.currency == Currency::cny && request.exchange_rate.cny_per_usd > 0 ? "cny" : "usd"},
               {"rent_per_gpu_hour", in_currency(e.cost.rent_usd_per_gpu_hour)},
               {"rent", in_currency(e.cost.rent_usd)},
               {"purchase", in_currency(e.cost.purchase_usd)},

@@ -84,7 +84,7 @@ std::string render_models_text(const ModelCatalog& models, Language l) {
   return say(l, Phrase::list_models_intro, models.models().size()) + table.to_string();
 }
 
-std::string render_gpu_text(const GpuSpec& g, Language l) {
+std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l) {
   std::string out;
   auto field = [&](std::string_view label, const std::string& value, std::string_view key_path = {}) {
     std::string confidence;
@@ -138,7 +138,9 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
   out += say(l, Phrase::list_node) + "\n";
   field(say(l, Phrase::list_gpus_per_node), std::to_string(g.node.gpus_per_node), "node.gpus_per_node");
   field(say(l, Phrase::list_scale_out),
-        fmt::format("{} Gb/s, {}", format::number(g.node.scale_out_gbps_per_gpu), g.node.scale_out_fabric),
+        g.node.scale_out_gbps_per_gpu > 0
+            ? fmt::format("{} Gb/s, {}", format::number(g.node.scale_out_gbps_per_gpu), g.node.scale_out_fabric)
+            : std::string("not given"),
         "node.scale_out_gbps_per_gpu");
   std::vector<std::string> shapes;
   for (const int shape : g.node.rent_shapes) {
@@ -157,6 +159,23 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
       value += ": " + a.note;
     }
     field(to_string(region), value, fmt::format("availability.{}", to_string(region)));
+    std::vector<std::string> facts;
+    if (a.new_supply == Supply::discontinued) {
+      facts.push_back(a.new_supply_since.empty() ? std::string("discontinued")
+                                                 : fmt::format("discontinued since {}", a.new_supply_since));
+    }
+    if (!a.banned_since.empty()) {
+      facts.push_back(fmt::format("exports banned from {}", a.banned_since));
+    }
+    if (!a.licensed_shipments_since.empty()) {
+      facts.push_back(fmt::format("licensed shipments since {}", a.licensed_shipments_since));
+    }
+    facts.push_back(g.legal_stock_in(region) ? "legal stock: yes" : "legal stock: no");
+    if (a.importer) {
+      facts.push_back(fmt::format("importer {} (verified {}): {}", to_string(a.importer->stance), a.importer->verified,
+                                  a.importer->note));
+    }
+    field("", text::join(facts, "; "));
   }
   auto quotes = [&](std::string_view title, const std::vector<PriceQuote>& list, bool purchase) {
     if (list.empty()) {
@@ -166,9 +185,13 @@ std::string render_gpu_text(const GpuSpec& g, Language l) {
     for (const Region region : {Region::global, Region::cn}) {
       const auto range = price_range(list, region);
       if (range) {
+        // Chinese prices in CNY at the catalog's rate, the rest in USD.
+        const format::MoneyUnit unit = region == Region::cn && rate.cny_per_usd > 0
+                                           ? format::MoneyUnit{Currency::cny, rate.cny_per_usd}
+                                           : format::MoneyUnit{};
         field(fmt::format("{} ({})", title, to_string(region)),
-              fmt::format("{} typical ({} to {})", format::money(range->typical), format::money(range->low),
-                          format::money(range->high)));
+              fmt::format("{} typical ({} to {})", format::money(range->typical, unit), format::money(range->low, unit),
+                          format::money(range->high, unit)));
       }
     }
     for (const auto& q : list) {

@@ -199,12 +199,15 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                               : price.low == price.high               ? say(language, Phrase::one_quote)
                                                         : say(language, Phrase::quotes, format::money(price.low, unit),
                                                               format::money(price.high, unit));
+    const std::string leases = c.lease_rates_only ? say(language, Phrase::lease_rates_only) : std::string();
     if (e.training && c.rent_usd) {
       lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical, unit),
-                          format::money(price.typical, unit), where));
+                          format::money(price.typical, unit), where) +
+                      leases);
     } else if (c.rent_usd && c.usd_per_million_tokens) {
       lines.push_back(say(language, Phrase::rent_serving, format::money(c.rent_usd->typical, unit), e.count, where,
-                          format::money(c.usd_per_million_tokens->typical, unit)));
+                          format::money(c.usd_per_million_tokens->typical, unit)) +
+                      leases);
     }
   } else {
     lines.push_back(say(language, Phrase::no_rent_price));

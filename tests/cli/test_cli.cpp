@@ -114,6 +114,10 @@ TEST_CASE("bad flags exit 2 with a message that names the flag and what is valid
       {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5"}, "is not ID=PRICE (per GPU-hour)"},
       {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5=-1"}, "--price: '-1' is negative"},
       {{"--params", "70B", "--task", "lora", "--price", "h10=2"}, "--price: unknown GPU 'h10'"},
+      {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5=99999m"}, "--price: '99999m' is more than 100000"},
+      {{"--params", "70B", "--task", "lora", "--price", "h100-sxm5=20k"}, "at most 10000 USD is accepted"},
+      {{"--params", "70B", "--task", "lora", "--budget", "2000000m"},
+       "--budget: '2000000m' is more than 1000000000000"},
       {{"--params", "70B", "--task", "lora", "--epochs", "0"}, "--epochs: '0' is zero"},
       {{"--params", "70B", "--task", "lora", "--tokens", "abc"}, "--tokens: 'abc' is not a number"},
   }));

@@ -34,7 +34,7 @@ gpus:
     software: cuda
     availability:
       global: {status: available, since: "2023-03", verified: "2026-05"}
-      cn: {status: banned, since: "2022-09", verified: "2026-01"}
+      cn: {status: banned, since: "2022-09", verified: "2026-01", banned_since: "2022-10-07"}
     prices:
       rent_usd_per_gpu_hour:
         - {usd: 2.0, provider: "P1", kind: on_demand, date: "2026-05", source: "s1"}

@@ -88,3 +88,57 @@ TEST_CASE("merge matches ids in normalised form", "[catalog][identity]") {
   catalog.merge(overlay);
   CHECK(catalog.size() == 2);
 }
+
+TEST_CASE("overlays: CNY prices are bounded in USD, the rate is the catalog's, replaced cards keep their dates",
+          "[catalog]") {
+  const Catalog base = parse_catalog(test::valid_catalog, "cards.yaml", CatalogRole::base);
+  Catalog with_rate = base;
+  const std::string overlay_head = "schema_version: 1\ngpus:\n";
+  // test-24 replaced by a card without launch month or node, with a CNY price.
+  const std::string card = R"(  - id: test-24
+    vendor: amd
+    name: "Test 24GB"
+    architecture: cdna3
+    release_year: 2022
+    form_factor: pcie
+    memory: {size_gb: 24, capacity_gib: 24, type: GDDR6, bandwidth_gb_per_s: 1000}
+    compute: {bf16_tflops: 150}
+    interconnect: {name: "PCIe", bandwidth_gb_per_s: 64, domain_size: 1}
+    software: rocm
+    availability:
+      global: {status: available, verified: "2026"}
+      cn: {status: available, verified: "2026"}
+    prices:
+      rent_usd_per_gpu_hour:
+        - {cny: PRICE, provider: "P", kind: on_demand, region: cn, date: "2026-10", source: "s"}
+    confidence: secondary
+    sources: ["review"]
+)";
+  auto overlay = [&](const std::string& price) {
+    std::string text = card;
+    text.replace(text.find("PRICE"), 5, price);
+    return overlay_head + text;
+  };
+  // No rate in the built-in test catalog: a CNY price is an error that says why.
+  CHECK_THAT(catalog_errors(overlay("14"), &base), Catch::Contains("needs the catalog's exchange_rate"));
+  // With one, a price converts and is bounded after conversion (0.05 CNY is under $0.01).
+  const std::string rated = with_replaced(test::valid_catalog, "  updated: \"2026-11-29\"\n",
+                                          "  updated: \"2026-11-29\"\n  exchange_rate: {cny_per_usd: 7.0, date: "
+                                          "\"2026-11\", source: \"test\"}\n");
+  with_rate = parse_catalog(rated, "cards.yaml", CatalogRole::base);
+  CHECK_THAT(catalog_errors(overlay("0.05"), &with_rate), Catch::Contains("outside 0.01 to 1000 USD"));
+  const Catalog merged_from = parse_catalog(overlay("14"), "overlay.yaml", CatalogRole::overlay, &with_rate);
+  const GpuSpec& replaced = merged_from.gpus().front();
+  CHECK(replaced.rent_usd_per_gpu_hour.front().low_usd == Approx(2.0));
+  CHECK(replaced.rent_usd_per_gpu_hour.front().quoted_in == Currency::cny);
+  CHECK(replaced.launched == "2022-06");  // kept from the card it replaces
+  CHECK(replaced.node.scale_out_gbps_per_gpu == Approx(25));
+  // An overlay cannot bring its own rate.
+  CHECK_THAT(
+      catalog_errors(overlay_head.substr(0, 18) +
+                         "catalog: {version: x, updated: \"2026-12-01\", exchange_rate: {cny_per_usd: 7.2, "
+                         "date: \"2026-12\", source: s}}\ngpus:\n" +
+                         card.substr(0, card.find("    prices:")) + "    confidence: secondary\n    sources: [\"r\"]\n",
+                     &with_rate),
+      Catch::Contains("an overlay cannot set the exchange rate"));
+}

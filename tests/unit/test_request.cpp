@@ -50,4 +50,5 @@ TEST_CASE("money amounts carry their currency when one is typed", "[request]") {
   CHECK_FALSE(parse_money_amount("lots", 1e12).has_value());
   CHECK_FALSE(parse_money_amount("-5", 1e12).has_value());
   CHECK_FALSE(parse_money_amount("cny", 1e12).has_value());
+  CHECK_THROWS_WITH(parse_money_amount("2m", 1e5), Catch::Contains("'2m' is more than 100000"));
 }
