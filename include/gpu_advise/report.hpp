@@ -19,7 +19,7 @@ namespace gpu_advise {
 
 // Each part is 0..1 before weighting; total is 0..100.
 struct ScoreBreakdown {
-  double cost = 0;      // cheapest plan = 1
+  double cost = 0;      // cheapest plan = 1; without a price, the median of the priced plans' (neutral)
   double speed = 0;     // fastest plan = 1
   double headroom = 0;  // memory left: 25% or more = 1
   double risk = 0;      // ecosystem and supply: 1 = CUDA with datasheet figures
@@ -92,6 +92,8 @@ struct Report {
   ModelShape model;
   std::vector<Recommendation> recommendations;  // best first, cut to --top
   std::size_t omitted = 0;                      // feasible cards cut by --top
+  std::size_t feasible = 0;                     // cards that fit, before --top
+  std::size_t unpriced = 0;                     // of those, cards with no price for the mode and region
   std::vector<Rejection> rejected;
   std::vector<WayOut> ways_out;
   std::optional<int> batch_line;               // batch: the input line this report answers

@@ -68,6 +68,9 @@ enum class Phrase {
   per_m_cell,
   // score parts
   score_parts,
+  score_parts_unpriced,
+  unpriced_count,
+  assume_scores,
   score_rules,
   // tasks and tiers
   task_pretrain,
@@ -123,6 +126,7 @@ enum class Phrase {
   why_activations,
   why_too_many,
   not_selected,
+  not_selected_cards,
   rule_reason,
   unmatched_rule,
   budget_no_price_rent,

@@ -169,6 +169,9 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
 
   score_and_rank(options, rules.weights(request.budget), request.mode,
                  is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count);
+  report.feasible = options.size();
+  report.unpriced = static_cast<std::size_t>(
+      std::count_if(options.begin(), options.end(), [](const Recommendation& o) { return !o.score.cost_known; }));
   // Cut to --top before writing the rationale: nobody reads the rest.
   if (request.top && options.size() > static_cast<std::size_t>(*request.top)) {
     report.omitted = options.size() - static_cast<std::size_t>(*request.top);

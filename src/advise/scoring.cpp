@@ -44,6 +44,17 @@ void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& w,
     }
     best_speed = std::max(best_speed, speed_metric(option.estimate, sized_to_deadline));
   }
+  std::vector<double> priced;
+  for (const auto& option : options) {
+    if (const auto cost = ranking_cost(option.estimate, mode); cost && *cost > 0) {
+      priced.push_back(best_cost / *cost);
+    }
+  }
+  std::sort(priced.begin(), priced.end());
+  const double neutral_cost =
+      priced.empty() ? 0.5
+                     : (priced.size() % 2 == 1 ? priced[priced.size() / 2]
+                                               : (priced[priced.size() / 2 - 1] + priced[priced.size() / 2]) / 2.0);
   for (auto& option : options) {
     ScoreBreakdown& s = option.score;
     s.cost_weight = w.cost;
@@ -55,6 +66,11 @@ void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& w,
     s.cost = (cost && *cost > 0) ? best_cost / *cost : 0.0;
     s.speed = best_speed > 0 ? speed_metric(option.estimate, sized_to_deadline) / best_speed : 0.0;
     s.headroom = std::clamp(option.estimate.headroom() / full_headroom, 0.0, 1.0);
+    if (!s.cost_known) {
+      // No price: a neutral cost part, the median of the priced plans', so a
+      // gap in the data neither sinks the card nor lifts it above them.
+      s.cost = neutral_cost;
+    }
     s.total = 100.0 * (w.cost * s.cost + w.speed * s.speed + w.headroom * s.headroom + w.risk * s.risk) + s.rules;
   }
   std::sort(options.begin(), options.end(), [mode](const Recommendation& a, const Recommendation& b) {

@@ -21,9 +21,9 @@ namespace {
 
 constexpr std::size_t charted_cards = 10;  // cards shown in the charts and the memory table
 
-std::string range_money(const std::optional<Range>& r, format::MoneyUnit unit) {
+std::string range_money(const std::optional<Range>& r, format::MoneyUnit unit, Language l) {
   if (!r) {
-    return "-";
+    return say(l, Phrase::no_price);
   }
   return fmt::format("{} ({} - {})", format::money(r->typical, unit), format::money(r->low, unit),
                      format::money(r->high, unit));
@@ -81,6 +81,9 @@ std::vector<Block> build(const Report& report, Language l) {
     doc.push_back(Paragraph{
         say(l, Phrase::best, best.estimate.count, best.gpu.name) + " — " + describe(best.estimate.layout, r.task, l),
         true});
+    if (report.unpriced > 0) {
+      doc.push_back(Paragraph{say(l, Phrase::unpriced_count, report.unpriced, report.feasible)});
+    }
     Bullets why;
     for (auto& sentence : rationale(r, best, l)) {
       why.items.push_back(std::move(sentence.text));
@@ -114,7 +117,7 @@ std::vector<Block> build(const Report& report, Language l) {
       table.rows.push_back(
           {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), describe(e.layout, r.task, l),
            fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)), speed,
-           range_money(cost, format::money_unit(r)), fmt::format("{:.0f}", rec.score.total)});
+           range_money(cost, format::money_unit(r), l), fmt::format("{:.0f}", rec.score.total)});
     }
     doc.push_back(table);
     if (report.omitted > 0) {

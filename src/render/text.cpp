@@ -75,8 +75,12 @@ std::string time_cell(const Estimate& e, Language l) {
 }
 
 std::string score_parts(const ScoreBreakdown& s, Language l) {
-  std::string text = say(l, Phrase::score_parts, s.total, 100 * s.cost_weight * s.cost, 100 * s.speed_weight * s.speed,
-                         100 * s.headroom_weight * s.headroom, 100 * s.risk_weight * s.risk);
+  const double k = 100;
+  std::string text =
+      s.cost_known ? say(l, Phrase::score_parts, s.total, k * s.cost_weight * s.cost, k * s.speed_weight * s.speed,
+                         k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk)
+                   : say(l, Phrase::score_parts_unpriced, s.total, k * s.cost_weight * s.cost,
+                         k * s.speed_weight * s.speed, k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk);
   if (s.rules != 0) {
     text += say(l, Phrase::score_rules, s.rules > 0 ? "+" : "-", std::abs(s.rules));
   }
@@ -233,7 +237,11 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
       }
     }
   } else if (report.anything_fits()) {
-    out += paint.good(bullet(headline(report, l), width, "", "  ")) + "\n";
+    out += paint.good(bullet(headline(report, l), width, "", "  "));
+    if (report.unpriced > 0) {
+      out += bullet(say(l, Phrase::unpriced_count, report.unpriced, report.feasible), width, "", "  ");
+    }
+    out += "\n";
     const bool training = is_training(report.request.task);
     const bool rent = report.request.mode == CostMode::rent;
     Table table({{"#", Align::right},
@@ -278,10 +286,18 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
   if (!report.rejected.empty() && report.request.compare.empty()) {
     out += "\n" + paint.bold(say(l, Phrase::rejected, report.rejected.size())) + "\n";
     std::string lines;
+    std::size_t not_selected = 0;  // cards left out by --gpu: one line for all of them
     for (const auto& r : report.rejected) {
+      if (r.reasons.size() == 1 && std::holds_alternative<NotSelected>(r.reasons.front())) {
+        ++not_selected;
+        continue;
+      }
       lines += bullet(fmt::format("{}{} {}", r.gpu.name, say(l, Phrase::reason_colon),
                                   text::join(reasons(r, report.request, l), say(l, Phrase::reason_separator))),
                       width);
+    }
+    if (not_selected > 0) {
+      lines += bullet(say(l, Phrase::not_selected_cards, not_selected), width);
     }
     out += paint.on ? paint.dim(lines.substr(0, lines.size() - 1)) + "\n" : lines;
   }

@@ -297,6 +297,7 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
   const MemoryPolicy memory = memory_policy(request.task);
   out.push_back(
       say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
+  out.push_back(say(language, Phrase::assume_scores));
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, Phrase::assume_rent));
   } else {

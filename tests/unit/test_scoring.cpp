@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "gpu_advise/rules.hpp"
 #include "gpu_advise/scoring.hpp"
 #include "gpu_fixture.hpp"
@@ -73,12 +75,22 @@ TEST_CASE("scores are relative to the best option and bounded", "[scoring]") {
   CHECK(options[1].score.headroom == Approx(0.4));
 }
 
-TEST_CASE("an unknown price scores zero on cost and is said to be unknown", "[scoring]") {
-  std::vector<Recommendation> options = {option("priced", 100, 10, 0.3), option("unpriced", 0, 10, 0.3)};
+TEST_CASE("an unknown price takes the median of the priced plans' cost part and is said to be unknown", "[scoring]") {
+  // Costs 100, 200 and 400: cost parts 1, 0.5 and 0.25; the median is 0.5.
+  std::vector<Recommendation> options = {option("cheap", 100, 10, 0.3), option("mid", 200, 10, 0.3),
+                                         option("dear", 400, 10, 0.3), option("unpriced", 0, 10, 0.3)};
   score_and_rank(options, weights_for(BudgetTier::medium), CostMode::rent);
-  CHECK(options.back().gpu.id == "unpriced");
-  CHECK_FALSE(options.back().score.cost_known);
-  CHECK(options.back().score.cost == 0);
+  const auto unpriced =
+      std::find_if(options.begin(), options.end(), [](const Recommendation& r) { return r.gpu.id == "unpriced"; });
+  REQUIRE(unpriced != options.end());
+  CHECK_FALSE(unpriced->score.cost_known);
+  CHECK(unpriced->score.cost == Approx(0.5));  // neutral, not zero
+  CHECK(options.front().gpu.id == "cheap");
+  CHECK(options.back().gpu.id == "dear");
+  // Alone, with nothing to compare against, an unpriced plan sits in the middle.
+  std::vector<Recommendation> alone = {option("unpriced", 0, 10, 0.3)};
+  score_and_rank(alone, weights_for(BudgetTier::medium), CostMode::rent);
+  CHECK(alone.front().score.cost == Approx(0.5));
 }
 
 TEST_CASE("ties break by cost, then by id, so the order is total", "[scoring]") {
