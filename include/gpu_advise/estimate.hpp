@@ -109,6 +109,9 @@ struct Estimate {
   std::vector<EstimateNote> notes;
 
   [[nodiscard]] double headroom() const { return usable_bytes > 0 ? 1.0 - per_gpu.total() / usable_bytes : 0.0; }
+  // Under 5% of usable memory left: a longer sequence, a framework's own
+  // buffers or fragmentation can push the plan out of memory.
+  [[nodiscard]] bool tight() const { return fits && headroom() < 0.05; }
 };
 
 // How much of a card's memory a plan may use: the share of capacity the

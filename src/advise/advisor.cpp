@@ -169,6 +169,24 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
 
   score_and_rank(options, rules.weights(request.budget), request.mode,
                  is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count);
+  // A plan with under 5% headroom is not the Best when one within 10% of its
+  // cost has more room (docs/methodology.md §7).
+  if (options.size() > 1 && options.front().estimate.tight()) {
+    const auto tight_cost = ranking_cost(options.front().estimate, request.mode);
+    for (std::size_t i = 1; tight_cost && i < options.size(); ++i) {
+      const auto cost = ranking_cost(options[i].estimate, request.mode);
+      if (!options[i].estimate.tight() && cost && *cost <= *tight_cost * 1.10) {
+        report.displaced_tight = Report::TightSwap{options.front().gpu.name, options.front().estimate.headroom()};
+        std::rotate(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(i),
+                    options.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        int rank = 1;
+        for (auto& option : options) {
+          option.rank = rank++;
+        }
+        break;
+      }
+    }
+  }
   report.feasible = options.size();
   report.unpriced = static_cast<std::size_t>(
       std::count_if(options.begin(), options.end(), [](const Recommendation& o) { return !o.score.cost_known; }));

@@ -81,6 +81,10 @@ std::vector<Block> build(const Report& report, Language l) {
     doc.push_back(Paragraph{
         say(l, Phrase::best, best.estimate.count, best.gpu.name) + " — " + describe(best.estimate.layout, r.task, l),
         true});
+    if (report.displaced_tight) {
+      doc.push_back(Paragraph{
+          say(l, Phrase::displaced_tight, report.displaced_tight->gpu_name, 100.0 * report.displaced_tight->headroom)});
+    }
     if (report.unpriced > 0) {
       doc.push_back(Paragraph{say(l, Phrase::unpriced_count, report.unpriced, report.feasible)});
     }
@@ -98,10 +102,11 @@ std::vector<Block> build(const Report& report, Language l) {
                     say(l, Phrase::col_count),
                     say(l, Phrase::col_layout),
                     say(l, Phrase::col_memory),
+                    say(l, Phrase::col_headroom),
                     say(l, training ? Phrase::col_time_range : Phrase::col_throughput_range),
                     say(l, Phrase::col_cost_range),
                     say(l, Phrase::col_score)};
-    table.numeric = {true, false, true, false, true, true, true, true};
+    table.numeric = {true, false, true, false, true, true, true, true, true};
     for (const auto& rec : report.recommendations) {
       const Estimate& e = rec.estimate;
       std::string speed = "-";
@@ -116,7 +121,8 @@ std::vector<Block> build(const Report& report, Language l) {
       const auto& cost = r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
       table.rows.push_back(
           {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), describe(e.layout, r.task, l),
-           fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)), speed,
+           fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)),
+           say(l, e.tight() ? Phrase::headroom_tight_cell : Phrase::headroom_cell, 100.0 * e.headroom()), speed,
            range_money(cost, format::money_unit(r), l), fmt::format("{:.0f}", rec.score.total)});
     }
     doc.push_back(table);

@@ -64,6 +64,10 @@ std::string cost_cell(const Estimate& e, CostMode mode, format::MoneyUnit unit, 
   return say(l, Phrase::no_price);
 }
 
+std::string headroom_cell(const Estimate& e, Language l) {
+  return say(l, e.tight() ? Phrase::headroom_tight_cell : Phrase::headroom_cell, 100.0 * e.headroom());
+}
+
 std::string time_cell(const Estimate& e, Language l) {
   if (e.training) {
     return say_duration(l, e.training->wall_hours.typical);
@@ -238,6 +242,11 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     }
   } else if (report.anything_fits()) {
     out += paint.good(bullet(headline(report, l), width, "", "  "));
+    if (report.displaced_tight) {
+      out += bullet(
+          say(l, Phrase::displaced_tight, report.displaced_tight->gpu_name, 100.0 * report.displaced_tight->headroom),
+          width, "", "  ");
+    }
     if (report.unpriced > 0) {
       out += bullet(say(l, Phrase::unpriced_count, report.unpriced, report.feasible), width, "", "  ");
     }
@@ -248,6 +257,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
                  {say(l, Phrase::col_gpu), Align::left},
                  {say(l, Phrase::col_count), Align::right},
                  {say(l, Phrase::col_memory), Align::right},
+                 {say(l, Phrase::col_headroom), Align::right},
                  {say(l, training ? Phrase::col_time : Phrase::col_throughput), Align::right},
                  {say(l, rent ? (training ? Phrase::col_rent_run : Phrase::col_rent_per_m)
                               : (training ? Phrase::col_own_run : Phrase::col_own_per_m)),
@@ -257,7 +267,8 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
       table.add_row(
           {std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
            fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()), format::number(r.gpu.memory.capacity_gib)),
-           time_cell(r.estimate, l), cost_cell(r.estimate, report.request.mode, format::money_unit(report.request), l),
+           headroom_cell(r.estimate, l), time_cell(r.estimate, l),
+           cost_cell(r.estimate, report.request.mode, format::money_unit(report.request), l),
            fmt::format("{:.0f}", r.score.total)});
     }
     out += table.to_string("", width);

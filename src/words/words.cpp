@@ -163,6 +163,9 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                       describe(e.layout, request.task, language), format::gib(e.per_gpu.total()),
                       format::gib(e.usable_bytes), 100.0 * e.headroom(),
                       describe_memory(request, e.per_gpu, language)));
+  if (e.tight()) {
+    lines.push_back(say(language, Phrase::tight_plan));
+  }
   if (e.training) {
     const auto& t = *e.training;
     const std::string wall = say(language, Phrase::range, say_duration(language, t.wall_hours.typical),

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "catalog_fixture.hpp"
@@ -92,4 +93,33 @@ TEST_CASE("assumptions state the defaults that drive the result", "[advisor]") {
   CHECK_THAT(all, Catch::Contains("inferred from Llama 3.1 70B"));
   CHECK_THAT(all, Catch::Contains("LoRA rank 16"));
   CHECK_THAT(all, Catch::Contains("100M"));
+}
+
+TEST_CASE("a tight plan is not the Best when one within 10% of its cost has more room", "[advisor]") {
+  // Two cards alike but for memory and price: find a model size that leaves the
+  // smaller card under 5% headroom and the larger one over it.
+  const GpuSpec small = test::card("small", 80, 2000, 312, 8, 2.00);
+  const GpuSpec large = test::card("large", 84, 2000, 312, 8, 2.18);  // 9% dearer
+  Request r = request(7e9, Task::lora);
+  r.count = 1;
+  bool found = false;
+  for (double params = 10e9; params <= 40e9 && !found; params += 0.25e9) {
+    r.params = params;
+    const ModelShape shape = infer_shape(params);
+    const Estimate a = estimate(r, shape, small);
+    const Estimate b = estimate(r, shape, large);
+    found = a.tight() && b.fits && !b.tight();
+  }
+  REQUIRE(found);
+  const Catalog catalog(CatalogInfo{}, {small, large});
+  const Report report = advise(r, infer_shape(r.params), catalog, load_embedded_rules());
+  REQUIRE(report.recommendations.size() == 2);
+  CHECK(report.recommendations.front().gpu.id == "large");
+  CHECK(report.recommendations.front().rank == 1);
+  REQUIRE(report.displaced_tight);
+  CHECK(report.displaced_tight->gpu_name == "small");
+  CHECK(report.displaced_tight->headroom < 0.05);
+  // The tight plan is labelled in the facts people read.
+  const auto lines = rationale(report.request, report.recommendations.back(), Language::en);
+  CHECK(std::any_of(lines.begin(), lines.end(), [](const Sentence& s) { return s.text.rfind("tight:", 0) == 0; }));
 }
