@@ -94,13 +94,15 @@ struct Report {
   std::size_t omitted = 0;                      // feasible cards cut by --top
   std::size_t feasible = 0;                     // cards that fit, before --top
   std::size_t unpriced = 0;                     // of those, cards with no price for the mode and region
-  // When the top score was a tight plan and one within 10% of its cost had
-  // more room, that one leads: the plan it displaced.
-  struct TightSwap {
+  // A top-scoring plan that was set aside: tight (another within 10% of its
+  // cost had more room) or oversized (a right-sized plan cost less and was
+  // nearly as fast). The plan that leads instead is recommendations[0].
+  struct Displaced {
     std::string gpu_name;
     double headroom = 0;
   };
-  std::optional<TightSwap> displaced_tight;
+  std::optional<Displaced> displaced_tight;
+  std::optional<Displaced> displaced_oversized;
   std::vector<Rejection> rejected;
   std::vector<WayOut> ways_out;
   std::optional<int> batch_line;               // batch: the input line this report answers

@@ -60,6 +60,7 @@ enum class Phrase {
   headroom_tight_cell,
   tight_plan,
   displaced_tight,
+  displaced_oversized,
   col_time,
   col_throughput,
   col_rent_run,

@@ -242,6 +242,11 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     }
   } else if (report.anything_fits()) {
     out += paint.good(bullet(headline(report, l), width, "", "  "));
+    if (report.displaced_oversized) {
+      out += bullet(say(l, Phrase::displaced_oversized, report.displaced_oversized->gpu_name,
+                        100.0 * report.displaced_oversized->headroom),
+                    width, "", "  ");
+    }
     if (report.displaced_tight) {
       out += bullet(
           say(l, Phrase::displaced_tight, report.displaced_tight->gpu_name, 100.0 * report.displaced_tight->headroom),

@@ -78,6 +78,10 @@ constexpr Entry entries[] = {
    "tight: under 5% of usable memory is left, so a longer sequence, framework buffers or fragmentation can run it out "
    "of memory; leave room or add a card",
    "偏紧：可用显存剩余不足 5%，更长的序列、框架缓冲或内存碎片都可能导致显存不足；请留出余量或增加一张卡"},
+  {Phrase::displaced_oversized,
+   "{0} scored higher but would leave {1:.0f}% of its memory idle; this right-sized plan costs less and takes at "
+   "most 1.5 times as long",
+   "{0} 得分更高，但会有 {1:.0f}% 的显存闲置；本方案规格合适、成本更低，耗时不超过其 1.5 倍"},
   {Phrase::displaced_tight,
    "{0} scored higher but leaves only {1:.0f}% of its memory free; this plan costs within 10% of it with more room",
    "{0} 得分更高，但只剩 {1:.0f}% 的显存；本方案成本相差不到 10%，余量更充足"},

@@ -123,3 +123,24 @@ TEST_CASE("a tight plan is not the Best when one within 10% of its cost has more
   const auto lines = rationale(report.request, report.recommendations.back(), Language::en);
   CHECK(std::any_of(lines.begin(), lines.end(), [](const Sentence& s) { return s.text.rfind("tight:", 0) == 0; }));
 }
+
+TEST_CASE("an oversized top plan gives way to a right-sized one that costs less and is nearly as fast", "[advisor]") {
+  // Speed first: the big card scores highest, though three quarters of its
+  // memory would sit idle; the 48 GB card costs a third and serves 3/4 as fast.
+  const GpuSpec big = test::card("big", 288, 8000, 2500, 8, 6.0);
+  const GpuSpec right = test::card("right", 48, 6000, 2500, 8, 2.0);
+  Request r = request(7e9, Task::inference);
+  r.budget = BudgetTier::high;
+  const Catalog catalog(CatalogInfo{}, {big, right});
+  const Report report = advise(r, infer_shape(7e9), catalog, load_embedded_rules());
+  REQUIRE(report.recommendations.size() == 2);
+  CHECK(report.recommendations.front().gpu.id == "right");
+  REQUIRE(report.displaced_oversized);
+  CHECK(report.displaced_oversized->gpu_name == "big");
+  CHECK(report.displaced_oversized->headroom > 0.75);
+  // Without a right-sized plan within 1.5x of the time, the big card stays first.
+  const GpuSpec slow = test::card("slow", 48, 2000, 2500, 8, 2.0);
+  const Report kept = advise(r, infer_shape(7e9), Catalog(CatalogInfo{}, {big, slow}), load_embedded_rules());
+  CHECK(kept.recommendations.front().gpu.id == "big");
+  CHECK_FALSE(kept.displaced_oversized);
+}
