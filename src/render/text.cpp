@@ -99,6 +99,9 @@ std::string headline(const Report& report, Language l) {
   std::string line = say(l, Phrase::best, e.count, best.gpu.name);
   if (mode == CostMode::rent && e.cost.rent_usd_per_gpu_hour) {
     line += say(l, Phrase::best_rent, format::money(e.cost.rent_usd_per_gpu_hour->typical, unit));
+    line += say(l, e.cost.price_basis == PriceBasis::user_price ? Phrase::best_basis_user
+                   : e.cost.lease_rates_only                    ? Phrase::best_basis_leases
+                                                                : Phrase::best_basis_quotes);
   } else if (mode == CostMode::buy && e.cost.purchase_usd) {
     line += say(l, Phrase::best_buy, format::money(e.cost.purchase_usd->typical, unit));
   }
@@ -108,11 +111,14 @@ std::string headline(const Report& report, Language l) {
     if (run) {
       line += say(l, Phrase::best_training_cost, format::money(run->typical, unit));
     }
+    line += say(l, report.request.tokens ? Phrase::best_tokens : Phrase::best_tokens_default,
+                format_parameter_count(e.training->tokens));
   } else if (e.inference) {
     line += say(l, Phrase::best_inference, e.inference->tokens_per_s.typical);
     if (e.cost.usd_per_million_tokens) {
       line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical, unit));
     }
+    line += say(l, Phrase::best_concurrency, e.inference->concurrency, e.inference->context);
   }
   line += say(l, Phrase::best_memory, format::gib(e.per_gpu.total()), format::number(best.gpu.memory.capacity_gib));
   return line;

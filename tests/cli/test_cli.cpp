@@ -539,3 +539,29 @@ TEST_CASE("money is shown in CNY in China, in every format, and amounts take a c
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("--currency: 'eur' is not valid; expected usd or cny"));
 }
+
+TEST_CASE("the headline says what drives it, plans show their headroom, unpriced cards are not zeroed",
+          "[cli][advice]") {
+  const Result lora = run({"--params", "70B", "--task", "lora", "--budget", "low"});
+  REQUIRE(lora.status == 0);
+  CHECK_THAT(lora.out, Catch::Contains("(median of dated quotes)") && Catch::Contains("100M tokens (the default") &&
+                           Catch::Contains("Headroom") && Catch::Contains("have no price for this mode and region"));
+  const Result serve = run({"--params", "70B", "--task", "inference"});
+  CHECK_THAT(serve.out, Catch::Contains("for 8 concurrent sequences of 4096 tokens"));
+  // 70B full fine-tune on A100 80GB: 1% headroom, labelled tight.
+  const Result tight = run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4"});
+  REQUIRE(tight.status == 0);
+  CHECK_THAT(tight.out, Catch::Contains("% tight") && Catch::Contains("tight: under 5% of usable memory is left"));
+  // An unpriced card's cost part is neutral, never zero.
+  const Result json = run({"--params", "70B", "--task", "lora", "--region", "cn", "--format", "json"});
+  REQUIRE(json.status == 0);
+  int unpriced = 0;
+  const auto doc = nlohmann::json::parse(json.out);
+  for (const auto& rec : doc["recommendations"]) {
+    if (!rec["score"]["cost_known"].get<bool>()) {
+      ++unpriced;
+      CHECK(rec["score"]["cost"].get<double>() > 0);
+    }
+  }
+  CHECK(unpriced > 0);
+}
