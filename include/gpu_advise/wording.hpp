@@ -129,6 +129,10 @@ enum class Phrase {
   note_pcie_scale_out,
   note_pair_scale_out,
   note_multi_node,
+  crossing_data,
+  crossing_pipeline,
+  crossing_data_and_pipeline,
+  note_scale_out,
   note_fp8_fallback,
   note_tp_over_pcie,
   // shortfalls and other reasons

@@ -2,6 +2,8 @@
 // throughput and cost for the plan found, or why nothing fits.
 #include "gpu_advise/estimate.hpp"
 
+#include <algorithm>
+
 #include "estimate/parts.hpp"
 #include "gpu_advise/units.hpp"
 
@@ -67,7 +69,20 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
   if (is_training(request.task)) {
     const ScaleOut out = scale_out(gpu, e.count);
     if (out.note) {
-      e.notes.push_back(*out.note);
+      EstimateNote note = *out.note;
+      if (note.kind == EstimateNote::Kind::multi_node) {
+        // Tensor parallelism stays inside the domain; pipeline stages cross
+        // domains when one model copy is bigger than a domain; data-parallel
+        // copies cross whenever there are several.
+        const int domain = std::max(1, gpu.interconnect.domain_size);
+        const bool pipeline_crosses = e.layout.tensor * e.layout.pipeline > domain;
+        const bool data_crosses = e.layout.data > 1;
+        note.crossing = pipeline_crosses && data_crosses ? EstimateNote::Crossing::data_and_pipeline
+                        : pipeline_crosses               ? EstimateNote::Crossing::pipeline
+                                                         : EstimateNote::Crossing::data_parallel;
+        note.scale_out_gbps_per_gpu = gpu.node.scale_out_gbps_per_gpu;
+      }
+      e.notes.push_back(note);
     }
     e.training = training_time(request, model, gpu, e.layout, out, e.notes);
   } else {

@@ -80,7 +80,17 @@ std::string describe(const EstimateNote& note, Language language) {
   switch (note.kind) {
     case EstimateNote::Kind::pcie_scale_out: return say(language, Phrase::note_pcie_scale_out, note.gpus);
     case EstimateNote::Kind::pair_scale_out: return say(language, Phrase::note_pair_scale_out, note.gpus);
-    case EstimateNote::Kind::multi_node: return say(language, Phrase::note_multi_node, note.gpus, note.nodes);
+    case EstimateNote::Kind::multi_node: {
+      const Phrase what = note.crossing == EstimateNote::Crossing::pipeline ? Phrase::crossing_pipeline
+                          : note.crossing == EstimateNote::Crossing::data_and_pipeline
+                              ? Phrase::crossing_data_and_pipeline
+                              : Phrase::crossing_data;
+      std::string line = say(language, Phrase::note_multi_node, note.gpus, note.nodes, say(language, what));
+      if (note.scale_out_gbps_per_gpu > 0) {
+        line += say(language, Phrase::note_scale_out, format::number(note.scale_out_gbps_per_gpu));
+      }
+      return line;
+    }
     case EstimateNote::Kind::fp8_fallback: return say(language, Phrase::note_fp8_fallback);
     case EstimateNote::Kind::tp_over_pcie: return say(language, Phrase::note_tp_over_pcie, note.gpus);
   }

@@ -406,3 +406,27 @@ TEST_CASE("the pretraining count search meets the deadline with the fewest GPUs,
   CHECK(checked > 1000);
   CHECK(deadline_bound > 20);  // the sweep exercises the deadline, not only memory
 }
+
+TEST_CASE("a multi-node plan says what crosses the network, only what does", "[estimate]") {
+  const Catalog catalog = load_embedded_catalog();
+  auto multi_node = [](const Estimate& e) {
+    return std::find_if(e.notes.begin(), e.notes.end(),
+                        [](const EstimateNote& n) { return n.kind == EstimateNote::Kind::multi_node; });
+  };
+  // 70B full fine-tune on A100 80GB: one copy of the model spans two nodes (TP 2 x PP 8), no data parallelism.
+  const Estimate full = estimate(request(70e9, Task::full), infer_shape(70e9), *catalog.find("a100-80gb-sxm4").match);
+  REQUIRE(full.fits);
+  REQUIRE(full.layout.data == 1);
+  const auto note = multi_node(full);
+  REQUIRE(note != full.notes.end());
+  CHECK(note->crossing == EstimateNote::Crossing::pipeline);
+  CHECK(note->scale_out_gbps_per_gpu > 0);
+  // 7B pretraining on H100 across nodes: whole copies per GPU, gradients cross.
+  Request pretrain = request(7e9, Task::pretrain);
+  pretrain.tokens = 1e12;
+  const Estimate dp = estimate(pretrain, infer_shape(7e9), *catalog.find("h100-sxm5").match);
+  REQUIRE(dp.fits);
+  const auto dp_note = multi_node(dp);
+  REQUIRE(dp_note != dp.notes.end());
+  CHECK(dp_note->crossing != EstimateNote::Crossing::pipeline);
+}
