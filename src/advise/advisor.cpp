@@ -16,6 +16,16 @@ namespace {
 constexpr double oversized_headroom = 0.75;      // more idle than this: oversized
 constexpr double right_sized_time_factor = 1.5;  // a right-sized plan may take this much longer
 
+// Moves options[i] to the front and renumbers the ranks.
+void promote(std::vector<Recommendation>& options, std::size_t i) {
+  std::rotate(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(i),
+              options.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+  int rank = 1;
+  for (auto& option : options) {
+    option.rank = rank++;
+  }
+}
+
 // Priced before unpriced; then the cheaper per hour (unpriced: fewer GPUs);
 // then by id, so the choice does not follow the catalog's order.
 bool cheaper(const WayOut& a, const WayOut& b) {
@@ -170,8 +180,9 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     options.push_back(std::move(option));
   }
 
-  score_and_rank(options, rules.weights(request.budget), request.mode,
-                 is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count);
+  const bool sized_to_deadline =
+      is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count;
+  score_and_rank(options, rules.weights(request.budget), request.mode, sized_to_deadline);
   // A plan with under 5% headroom is not the Best when one within 10% of its
   // cost has more room (docs/methodology.md §7).
   if (options.size() > 1 && options.front().estimate.tight()) {
@@ -180,12 +191,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
       const auto cost = ranking_cost(options[i].estimate, request.mode);
       if (!options[i].estimate.tight() && cost && *cost <= *tight_cost * 1.10) {
         report.displaced_tight = Report::Displaced{options.front().gpu.name, options.front().estimate.headroom()};
-        std::rotate(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(i),
-                    options.begin() + static_cast<std::ptrdiff_t>(i) + 1);
-        int rank = 1;
-        for (auto& option : options) {
-          option.rank = rank++;
-        }
+        promote(options, i);
         break;
       }
     }
@@ -193,8 +199,6 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   // An oversized top plan (over 75% of its memory idle) gives way to the
   // best-ranked right-sized plan that costs less and takes at most 1.5 times
   // as long (serves at least 2/3 as fast) (docs/methodology.md §7).
-  const bool sized_to_deadline =
-      is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count;
   if (options.size() > 1 && options.front().estimate.headroom() > oversized_headroom) {
     const auto top_cost = ranking_cost(options.front().estimate, request.mode);
     const double top_speed = speed_metric(options.front().estimate, sized_to_deadline);
@@ -204,12 +208,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
       if (e.headroom() <= oversized_headroom && !e.tight() && cost && (!top_cost || *cost < *top_cost) &&
           speed_metric(e, sized_to_deadline) * right_sized_time_factor >= top_speed) {
         report.displaced_oversized = Report::Displaced{options.front().gpu.name, options.front().estimate.headroom()};
-        std::rotate(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(i),
-                    options.begin() + static_cast<std::ptrdiff_t>(i) + 1);
-        int rank = 1;
-        for (auto& option : options) {
-          option.rank = rank++;
-        }
+        promote(options, i);
         break;
       }
     }
