@@ -75,6 +75,7 @@ struct WayOut {
   std::optional<double> rent_usd_per_hour;  // count x typical rent
   std::vector<std::string> drops;           // the flags this way out drops ("--count", "--deadline")
   std::optional<double> wall_hours;         // training: typical wall time on this way out
+  std::vector<std::string> sets;            // the flag settings it changes ("--optimizer adamw-bf16", "--region cn")
 };
 
 // A rule from a --rules file that matched no card in this request.

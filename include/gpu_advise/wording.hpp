@@ -47,6 +47,7 @@ enum class Phrase {
   ways_out,
   way_out,
   way_out_without,
+  way_out_with,
   way_out_price,
   way_out_time,
   rejected,

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise_version.hpp"
 
@@ -40,20 +42,30 @@ bool cheaper(const WayOut& a, const WayOut& b) {
   return a.gpu_id < b.gpu_id;
 }
 
-std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, const std::vector<const GpuSpec*>& gpus) {
-  std::vector<Task> lighter;
-  switch (request.task) {
-    case Task::full: lighter = {Task::lora, Task::qlora}; break;
-    case Task::lora: lighter = {Task::qlora}; break;
-    default: break;
+// A plan a rule would reject is no way out.
+bool rule_rejects(const RuleSet& rules, const Request& request, const GpuSpec& gpu, const Estimate& e,
+                  std::string_view catalog_updated) {
+  for (const auto& finding : evaluate(rules, Facts{&request, &gpu, &e, catalog_updated})) {
+    if (finding.fired && finding.effect == EffectKind::reject) {
+      return true;
+    }
   }
+  return false;
+}
+
+// The alternatives tried when nothing fits, first those that keep the user's
+// cards and count and move one lever (optimizer, inference precision, KV
+// cache, concurrency, region), then dropping --count or --deadline, then
+// lighter tasks. A way out that a rule would reject is not offered.
+std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, const std::vector<const GpuSpec*>& gpus,
+                             const RuleSet& rules, std::string_view catalog_updated) {
   std::vector<WayOut> out;
   // The cheapest plan per hour among the cards that fit the alternative.
   auto best_for = [&](const Request& alternative) -> std::optional<WayOut> {
     std::optional<WayOut> best;
     for (const auto* gpu : gpus) {
       const Estimate e = estimate(alternative, model, *gpu);
-      if (!e.fits) {
+      if (!e.fits || rule_rejects(rules, alternative, *gpu, e, catalog_updated)) {
         continue;
       }
       const auto price = e.cost.rent_usd_per_gpu_hour;
@@ -63,13 +75,54 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
                  e.count,
                  price ? std::optional<double>(price->typical * e.count) : std::nullopt,
                  {},
-                 e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt};
+                 e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt,
+                 {}};
       if (!best || cheaper(way, *best)) {
         best = std::move(way);
       }
     }
     return best;
   };
+  // One lever at a time, everything else as asked.
+  auto lever = [&](const Request& alternative, std::string setting) {
+    if (auto way = best_for(alternative)) {
+      way->sets.push_back(std::move(setting));
+      out.push_back(*way);
+    }
+  };
+  if (request.task == Task::full || request.task == Task::pretrain) {
+    for (const Optimizer optimizer : {Optimizer::adamw_bf16, Optimizer::adamw_8bit}) {
+      if (request.optimizer != optimizer) {
+        Request alternative = request;
+        alternative.optimizer = optimizer;
+        lever(alternative, fmt::format("--optimizer {}", to_string(optimizer)));
+      }
+    }
+  }
+  if (request.task == Task::inference) {
+    for (const InferencePrecision precision : {InferencePrecision::int8, InferencePrecision::int4}) {
+      if (static_cast<int>(request.precision) < static_cast<int>(precision)) {
+        Request alternative = request;
+        alternative.precision = precision;
+        lever(alternative, fmt::format("--precision {}", to_string(precision)));
+      }
+    }
+    if (request.kv_precision != KvPrecision::fp8) {
+      Request alternative = request;
+      alternative.kv_precision = KvPrecision::fp8;
+      lever(alternative, "--kv-precision fp8");
+    }
+    if (request.concurrency > 1) {
+      Request alternative = request;
+      alternative.concurrency = std::max(1, request.concurrency / 4);
+      lever(alternative, fmt::format("--concurrency {}", alternative.concurrency));
+    }
+  }
+  if (request.region == Region::global) {
+    Request alternative = request;
+    alternative.region = Region::cn;
+    lever(alternative, "--region cn");
+  }
   if (request.count || request.deadline_hours) {
     Request relaxed = request;
     relaxed.count.reset();
@@ -85,14 +138,25 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       out.push_back(*way);
     }
   }
+  std::vector<Task> lighter;
+  switch (request.task) {
+    case Task::full: lighter = {Task::lora, Task::qlora}; break;
+    case Task::lora: lighter = {Task::qlora}; break;
+    default: break;
+  }
   for (const Task task : lighter) {
+    // On the cards asked for when they suffice; else without --count.
     Request alternative = request;
     alternative.task = task;
-    alternative.count.reset();
-    if (auto way = best_for(alternative)) {
-      if (request.count) {
+    auto way = best_for(alternative);
+    if (!way && request.count) {
+      alternative.count.reset();
+      way = best_for(alternative);
+      if (way) {
         way->drops.push_back("--count");
       }
+    }
+    if (way) {
       out.push_back(*way);
     }
   }
@@ -227,7 +291,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   }
   report.recommendations = std::move(options);
   if (!report.anything_fits()) {
-    report.ways_out = ways_out(request, report.model, considered);
+    report.ways_out = ways_out(request, report.model, considered, rules, catalog.info().updated);
   }
   for (const auto& rule : rules.rules()) {
     if (rule.from_user && fired_count[rule.id] == 0) {

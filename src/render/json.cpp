@@ -394,6 +394,7 @@ std::string render_json(const Report& report, Language language, JsonStyle style
                            {"count", w.count},
                            {"rent_usd_per_hour", optional_value(w.rent_usd_per_hour)},
                            {"drops", w.drops},
+                           {"sets", w.sets},
                            {"wall_hours", optional_value(w.wall_hours)}});
   }
   out["ways_out"] = ways;

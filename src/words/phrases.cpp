@@ -63,6 +63,7 @@ constexpr Entry entries[] = {
   {Phrase::ways_out, "Ways out:", "替代方案："},
   {Phrase::way_out, "{} fits on {} x {}{}{}{}", "{}：{} × {} 可行{}{}{}"},
   {Phrase::way_out_without, " without {}", "（去掉 {}）"},
+  {Phrase::way_out_with, " with {}", "（改用 {}）"},
   {Phrase::way_out_price, ", rent about {}/hour", "，租金约每小时 {}"},
   {Phrase::way_out_time, ", about {}", "，约 {}"},
   {Phrase::rejected, "Rejected ({}):", "未入选（{}）："},

@@ -99,8 +99,11 @@ std::string describe(const EstimateNote& note, Language language) {
 
 std::string describe(const WayOut& way, const Request& request, Language language) {
   const format::MoneyUnit unit = format::money_unit(request);
-  const std::string condition =
+  std::string condition =
       way.drops.empty() ? std::string() : say(language, Phrase::way_out_without, text::join(way.drops, " / "));
+  if (!way.sets.empty()) {
+    condition += say(language, Phrase::way_out_with, text::join(way.sets, " "));
+  }
   const std::string price =
       way.rent_usd_per_hour ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour, unit)) : "";
   const std::string time =

@@ -565,3 +565,17 @@ TEST_CASE("the headline says what drives it, plans show their headroom, unpriced
   }
   CHECK(unpriced > 0);
 }
+
+TEST_CASE("ways out keep the cards asked for and move one lever, and none would be rejected", "[cli][advice]") {
+  // 70B full fine-tune on 8 x A100 80GB: pure-BF16 AdamW fits on those 8.
+  const Result full = run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4", "--count", "8"});
+  CHECK(full.status == 1);
+  CHECK_THAT(full.out, Catch::Contains("fits on 8 x A100 80GB SXM4 with --optimizer adamw-bf16"));
+  CHECK_THAT(full.out, Catch::Contains("LoRA fine-tune fits on 8 x A100 80GB SXM4"));  // not "on 4"
+  // The A800 outside China: the way out is the region, not a task the rule rejects as well.
+  const Result a800 = run({"--params", "70B", "--task", "qlora", "--gpu", "a800-80gb-sxm", "--format", "json"});
+  CHECK(a800.status == 1);
+  const auto doc = nlohmann::json::parse(a800.out);
+  REQUIRE(doc["ways_out"].size() == 1);
+  CHECK(doc["ways_out"][0]["sets"][0] == "--region cn");
+}
