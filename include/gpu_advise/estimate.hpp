@@ -75,12 +75,12 @@ struct CostEstimate {
 
 // Why a card does not fit, with the figures to say so.
 struct Shortfall {
-  enum class Kind { none, no_fp8, deadline, count_too_small, activations, too_many_gpus };
+  enum class Kind { none, no_fp8, deadline, count_too_small, activations, too_many_gpus, no_shape };
   Kind kind = Kind::none;
   double need_gib = 0;  // per GPU at the best layout tried
   double usable_gib = 0;
   double fixed_gib = 0;  // activations + KV cache + reserve (activations)
-  int count = 0;         // --count, or the count tried last
+  int count = 0;         // --count, or the count tried last; no_shape: the smallest on offer
   int max_gpus = 0;
   double deadline_hours = 0;
   double hours_at_count = 0;  // deadline: typical wall time at `count`
@@ -98,10 +98,37 @@ struct EstimateNote {
   double scale_out_gbps_per_gpu = 0;            // multi_node: the card's typical network, 0 = not known
 };
 
+// How the plan's count was chosen by the budget tier (docs/methodology.md §7):
+// from the fewest GPUs on offer that fit and meet the deadline, speed first
+// doubles it up to the knee, balanced doubles it once when that costs little.
+struct Sizing {
+  // Why the count is not larger.
+  enum class Stop {
+    fixed,       // --count
+    cost_first,  // --budget low keeps the smallest plan
+    cap,         // a --budget amount keeps the smallest plan
+    short_run,   // the run already takes under the tier's threshold
+    small_cut,   // the next step would cut the time (per token, serving) by less than 30%
+    node,        // the next step would leave the one server the plan fits in
+    batch,       // the next step needs more data-parallel ranks than the global batch has sequences
+    offer,       // no larger count on offer within --max-gpus
+    cost,        // balanced: the next step would cost more than 10% more
+    once,        // balanced: one step taken
+  };
+  int needed = 0;    // the fewest GPUs that fit (and meet the deadline), in any count
+  int smallest = 0;  // the fewest on offer (rent shapes, whole servers) that do
+  Stop stop = Stop::fixed;
+  int next = 0;                    // the count the next step would take (0: none on offer)
+  double next_cut = 0;             // the share of the time (or time per token) that step would save
+  double cut = 0;                  // the share saved from the smallest plan to this one
+  double run_hours_threshold = 0;  // short_run: the run length under which the tier stops
+  int batch_sequences = 0;         // batch: sequences in one optimizer step
+};
+
 struct Estimate {
   bool fits = false;
   int count = 0;  // GPUs
-  int nodes = 0;  // 8-GPU servers (1 for fewer)
+  int nodes = 0;  // servers of the card's gpus_per_node (1 for fewer)
   Layout layout;
   MemoryBreakdown per_gpu;    // bytes
   double capacity_bytes = 0;  // what the card reports
@@ -109,6 +136,7 @@ struct Estimate {
   std::optional<TrainingEstimate> training;
   std::optional<InferenceEstimate> inference;
   CostEstimate cost;
+  Sizing sizing;      // when fits
   Shortfall why_not;  // when !fits
   std::vector<EstimateNote> notes;
 

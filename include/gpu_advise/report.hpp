@@ -104,6 +104,20 @@ struct Report {
   };
   std::optional<Displaced> displaced_tight;
   std::optional<Displaced> displaced_oversized;
+  // Cost first: the cheapest priced plan, when it ranks below the Best, and
+  // what ranked it down (docs/methodology.md §7).
+  struct CheaperBelow {
+    std::string gpu_name;
+    int count = 0;
+    int rank = 0;
+    double cost_usd = 0;                    // ranking_cost(): the run, or an hour (month, owning) of serving
+    std::optional<SoftwareStack> software;  // not CUDA
+    bool estimated_specs = false;           // catalog figures are estimates
+    std::vector<std::string> rules;         // rules that took points off it
+    bool slower = false;                    // slower than the Best
+    bool less_headroom = false;             // less memory left than the Best
+  };
+  std::optional<CheaperBelow> cheaper_below;
   std::vector<Rejection> rejected;
   std::vector<WayOut> ways_out;
   std::optional<int> batch_line;               // batch: the input line this report answers

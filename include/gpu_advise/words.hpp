@@ -37,6 +37,14 @@ struct Sentence {
 // estimate's caveats, then the lines of the rules that fired on it.
 [[nodiscard]] std::vector<Sentence> rationale(const Request& request, const Recommendation& pick, Language language);
 
+// How the budget tier sized a plan: "speed first: 8 GPUs instead of the 4
+// that fit cut the time by 50%; 16 GPUs would leave the server"; empty for --count.
+[[nodiscard]] std::string describe_sizing(const Estimate& estimate, BudgetTier budget, Language language);
+
+// The lines under the headline: a Best that was set aside, the cheaper plan
+// ranked below (cost first), how the Best was sized, the unpriced cards.
+[[nodiscard]] std::vector<std::string> headline_notes(const Report& report, Language language);
+
 // The estimate's caveats for a pick, in words.
 [[nodiscard]] std::vector<std::string> notes(const Recommendation& pick, Language language);
 

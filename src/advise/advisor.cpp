@@ -277,6 +277,39 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
       }
     }
   }
+  // Cost first: the cheapest priced plan, when risk or rules ranked it below
+  // the Best, is named with what ranked it down.
+  if (request.budget == BudgetTier::low && options.size() > 1) {
+    std::optional<std::size_t> cheapest;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      const auto cost = ranking_cost(options[i].estimate, request.mode);
+      if (cost && (!cheapest || *cost < *ranking_cost(options[*cheapest].estimate, request.mode))) {
+        cheapest = i;
+      }
+    }
+    const auto top_cost = ranking_cost(options.front().estimate, request.mode);
+    if (cheapest && *cheapest > 0 &&
+        (!top_cost || *ranking_cost(options[*cheapest].estimate, request.mode) < *top_cost)) {
+      const Recommendation& c = options[*cheapest];
+      Report::CheaperBelow below;
+      below.gpu_name = c.gpu.name;
+      below.count = c.estimate.count;
+      below.rank = c.rank;
+      below.cost_usd = *ranking_cost(c.estimate, request.mode);
+      if (c.gpu.software != SoftwareStack::cuda) {
+        below.software = c.gpu.software;
+      }
+      below.estimated_specs = c.gpu.confidence == Confidence::estimate;
+      for (const auto& f : c.findings) {
+        if (f.fired && f.points < 0) {
+          below.rules.push_back(f.rule_id);
+        }
+      }
+      below.slower = c.score.speed < options.front().score.speed;
+      below.less_headroom = c.score.headroom < options.front().score.headroom;
+      report.cheaper_below = std::move(below);
+    }
+  }
   report.feasible = options.size();
   report.unpriced = static_cast<std::size_t>(
       std::count_if(options.begin(), options.end(), [](const Recommendation& o) { return !o.score.cost_known; }));

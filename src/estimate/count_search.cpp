@@ -3,29 +3,91 @@
 // time only get easier with more GPUs, so the searches bisect; a test checks
 // them against every count.
 #include <algorithm>
+#include <numeric>
 
 #include "estimate/parts.hpp"
 
 namespace gpu_advise::sizing {
 
-std::vector<int> candidate_counts(int max_gpus) {
-  std::vector<int> counts;
-  for (int n : {1, 2, 4}) {
-    if (n <= max_gpus) {
-      counts.push_back(n);
+CountLadder::CountLadder(std::vector<int> small, int step, int max) : m_step(step), m_max(max) {
+  m_above = small.empty() ? 0 : small.back();
+  for (const int n : small) {
+    if (n <= max) {
+      m_small.push_back(n);
     }
   }
-  for (int n = gpus_per_node; n <= max_gpus; n += gpus_per_node) {
-    counts.push_back(n);
+  if (m_step > 0) {
+    m_first = m_above / m_step + 1;
+    const int last = max / m_step;
+    m_extra = last >= m_first ? static_cast<std::size_t>(last - m_first + 1) : 0;
   }
-  return counts;
 }
 
-FamilyCounts::FamilyCounts(int unit, int max_gpus) : m_step(std::max(gpus_per_node, unit)) {
-  for (int n = unit; n <= 4 && n <= max_gpus; n *= 2) {
-    m_small.push_back(n);
+CountLadder CountLadder::for_request(const Request& request, const GpuSpec& gpu) {
+  if (request.count) {
+    return CountLadder({*request.count}, 0, *request.count);
   }
-  m_size = m_small.size() + static_cast<std::size_t>(max_gpus >= m_step ? max_gpus / m_step : 0);
+  const int node = std::max(1, gpu.node.gpus_per_node);
+  std::vector<int> shapes = gpu.node.rent_shapes;
+  if (shapes.empty()) {
+    for (const int n : {1, 2, 4}) {
+      if (n < node) {
+        shapes.push_back(n);
+      }
+    }
+    shapes.push_back(node);
+  }
+  if (request.mode == CostMode::rent) {
+    return CountLadder(shapes, std::max(shapes.back(), node), request.max_gpus);
+  }
+  if (gpu.form_factor == FormFactor::pcie) {
+    std::vector<int> small;
+    for (const int n : {1, 2, 4}) {
+      if (n < node) {
+        small.push_back(n);
+      }
+    }
+    small.push_back(node);
+    return CountLadder(small, node, request.max_gpus);
+  }
+  // A baseboard card comes in whole servers; a rack- or pod-scale system
+  // (rented only whole) in whole systems.
+  const int unit = std::max(node, shapes.back());
+  return CountLadder({unit}, unit, request.max_gpus);
+}
+
+CountLadder CountLadder::multiples_of(int unit) const {
+  CountLadder out;
+  out.m_max = m_max;
+  out.m_above = m_above;
+  for (const int n : m_small) {
+    if (n % unit == 0) {
+      out.m_small.push_back(n);
+    }
+  }
+  if (m_step > 0) {
+    out.m_step = std::lcm(m_step, unit);
+    out.m_first = m_above / out.m_step + 1;
+    const int last = m_max / out.m_step;
+    out.m_extra = last >= out.m_first ? static_cast<std::size_t>(last - out.m_first + 1) : 0;
+  }
+  return out;
+}
+
+std::optional<int> CountLadder::at_least(int n) const {
+  for (const int small : m_small) {
+    if (small >= n) {
+      return small;
+    }
+  }
+  if (m_extra == 0) {
+    return std::nullopt;
+  }
+  const int k = std::max(m_first, (n + m_step - 1) / m_step);
+  if (k >= m_first + static_cast<int>(m_extra)) {
+    return std::nullopt;
+  }
+  return k * m_step;
 }
 
 namespace {
@@ -116,11 +178,12 @@ std::optional<Candidate> check_family(const Request& request, const ModelShape& 
 // the more preferred layout.
 SearchResult search_families(const Request& request, const ModelShape& model, const GpuSpec& gpu, double usable,
                              std::optional<double> deadline) {
+  const CountLadder ladder = CountLadder::for_request(request, gpu);
   SearchResult result;
   Probe last;
   for (const Layout& family : training_families(request, model, gpu)) {
-    const FamilyCounts counts(family.tensor * family.pipeline, request.max_gpus);
-    if (counts.size() == 0) {
+    const CountLadder counts = ladder.multiples_of(family.tensor * family.pipeline);
+    if (counts.empty()) {
       continue;
     }
     auto fits = [&](std::size_t k, Probe* probe) {
@@ -157,7 +220,7 @@ SearchResult search_families(const Request& request, const ModelShape& model, co
 // to one that works, then bisect back to the smallest.
 SearchResult search_counts(const Request& request, const ModelShape& model, const GpuSpec& gpu, double usable,
                            std::optional<double> deadline) {
-  const std::vector<int> counts = request.count ? std::vector<int>{*request.count} : candidate_counts(request.max_gpus);
+  const CountLadder counts = CountLadder::for_request(request, gpu);
   SearchResult result;
   Probe last;
   auto probe = [&](int n) { return probe_count(request, model, gpu, n, usable, deadline); };

@@ -3,6 +3,7 @@
 #include "gpu_advise/estimate.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "estimate/parts.hpp"
 #include "gpu_advise/units.hpp"
@@ -14,19 +15,22 @@ using namespace sizing;
 namespace {
 
 // Why no count fits, from what the search saw last.
-Shortfall shortfall(const Request& request, const SearchResult& found, double usable_gib) {
+Shortfall shortfall(const Request& request, const GpuSpec& gpu, const SearchResult& found, double usable_gib) {
   Shortfall why;
   const MemoryBreakdown& smallest = found.smallest;
   why.need_gib = smallest.total() / bytes_per_gib;
   why.usable_gib = usable_gib;
   why.fixed_gib = (smallest.activations + smallest.kv_cache + smallest.reserve) / bytes_per_gib;
   why.max_gpus = request.count.value_or(request.max_gpus);
-  if (request.count) {
-    why.count = *request.count;
-  } else {
-    const std::vector<int> counts = candidate_counts(request.max_gpus);
-    why.count = counts.empty() ? 0 : counts.back();
+  const CountLadder ladder = CountLadder::for_request(request, gpu);
+  if (ladder.empty()) {  // the smallest shape on offer is above --max-gpus
+    Request unbounded = request;
+    unbounded.max_gpus = std::numeric_limits<int>::max() / 2;
+    why.kind = Shortfall::Kind::no_shape;
+    why.count = CountLadder::for_request(unbounded, gpu).front();
+    return why;
   }
+  why.count = ladder.back();
   if (found.missed) {
     why.kind = Shortfall::Kind::deadline;
     why.count = found.last_count;
@@ -42,9 +46,24 @@ Shortfall shortfall(const Request& request, const SearchResult& found, double us
   return why;
 }
 
+// What crosses the network between servers, when the plan spans several:
+// tensor parallelism stays inside the scale-up domain; pipeline stages cross
+// when one model copy is bigger than a domain; data-parallel copies cross
+// whenever there are several.
+EstimateNote::Crossing crossing(const GpuSpec& gpu, const Layout& layout) {
+  const int domain = std::max(1, gpu.interconnect.domain_size);
+  const bool pipeline_crosses = layout.tensor * layout.pipeline > domain;
+  const bool data_crosses = layout.data > 1;
+  return pipeline_crosses && data_crosses ? EstimateNote::Crossing::data_and_pipeline
+         : pipeline_crosses               ? EstimateNote::Crossing::pipeline
+                                          : EstimateNote::Crossing::data_parallel;
+}
+
 }  // namespace
 
-Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
+namespace sizing {
+
+Estimate plan_at_smallest(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
   Estimate e;
   e.capacity_bytes = gpu.memory.capacity_gib * bytes_per_gib;
   e.usable_bytes = e.capacity_bytes * memory_policy(request.task).usable_fraction;
@@ -56,7 +75,7 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
 
   const SearchResult found = search_count(request, model, gpu, e.usable_bytes);
   if (!found.chosen) {
-    e.why_not = shortfall(request, found, e.usable_bytes / bytes_per_gib);
+    e.why_not = shortfall(request, gpu, found, e.usable_bytes / bytes_per_gib);
     e.per_gpu = found.smallest;
     return e;
   }
@@ -65,21 +84,17 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
   e.count = found.count;
   e.layout = found.chosen->layout;
   e.per_gpu = found.chosen->memory;
-  e.nodes = (e.count + gpus_per_node - 1) / gpus_per_node;
+  const int node = std::max(1, gpu.node.gpus_per_node);
+  e.nodes = (e.count + node - 1) / node;
   if (is_training(request.task)) {
     const ScaleOut out = scale_out(gpu, e.count);
     if (out.note) {
       EstimateNote note = *out.note;
       if (note.kind == EstimateNote::Kind::multi_node) {
-        // Tensor parallelism stays inside the domain; pipeline stages cross
-        // domains when one model copy is bigger than a domain; data-parallel
-        // copies cross whenever there are several.
-        const int domain = std::max(1, gpu.interconnect.domain_size);
-        const bool pipeline_crosses = e.layout.tensor * e.layout.pipeline > domain;
-        const bool data_crosses = e.layout.data > 1;
-        note.crossing = pipeline_crosses && data_crosses ? EstimateNote::Crossing::data_and_pipeline
-                        : pipeline_crosses               ? EstimateNote::Crossing::pipeline
-                                                         : EstimateNote::Crossing::data_parallel;
+        note.crossing = crossing(gpu, e.layout);
+        note.scale_out_gbps_per_gpu = gpu.node.scale_out_gbps_per_gpu;
+      } else if (e.nodes > 1) {  // PCIe or paired cards in several servers
+        note.nodes = e.nodes;
         note.scale_out_gbps_per_gpu = gpu.node.scale_out_gbps_per_gpu;
       }
       e.notes.push_back(note);
@@ -90,9 +105,45 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
     if (e.layout.tensor > 1 && gpu.interconnect.domain_size < 2) {
       e.notes.push_back(EstimateNote{EstimateNote::Kind::tp_over_pcie, e.layout.tensor, 0});
     }
+    // Pipeline stages in servers with no scale-up link between them.
+    const int span = std::max(node, gpu.interconnect.domain_size);
+    if (e.count > span) {
+      e.notes.push_back(EstimateNote{EstimateNote::Kind::multi_node, e.count, (e.count + span - 1) / span,
+                                     EstimateNote::Crossing::pipeline, gpu.node.scale_out_gbps_per_gpu});
+    }
   }
   add_costs(request, gpu, e);
   return e;
+}
+
+int needed_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, int smallest) {
+  if (smallest <= 1 || request.count) {
+    return smallest;
+  }
+  // The same search over 1, 2, 4 and whole nodes, as if every count were rented.
+  GpuSpec any_count = gpu;
+  any_count.node.rent_shapes.clear();
+  Request renting = request;
+  renting.mode = CostMode::rent;
+  const double usable = gpu.memory.capacity_gib * bytes_per_gib * memory_policy(request.task).usable_fraction;
+  const SearchResult found = search_count(renting, model, any_count, usable);
+  return found.chosen ? found.count : smallest;
+}
+
+}  // namespace sizing
+
+Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
+  Estimate e = plan_at_smallest(request, model, gpu);
+  if (!e.fits) {
+    return e;
+  }
+  e.sizing.smallest = e.count;
+  e.sizing.needed = needed_count(request, model, gpu, e.count);
+  if (request.count) {
+    e.sizing.stop = Sizing::Stop::fixed;
+    return e;
+  }
+  return size_for_tier(request, model, gpu, std::move(e));
 }
 
 }  // namespace gpu_advise

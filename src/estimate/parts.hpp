@@ -19,7 +19,6 @@ inline constexpr double bytes_int4_weight = 0.5625;           // 4 bits + FP16 s
 inline constexpr double qlora_slowdown = 1.39;                // vs LoRA on the same card
 inline constexpr double fp8_mfu_factor = 0.70;                // MFU against the FP8 peak, relative to BF16's
 inline constexpr double full_recompute_factor = 0.85;         // recompute only the layers that must be
-inline constexpr int gpus_per_node = 8;
 inline constexpr double hours_per_month = 730.0;
 
 [[nodiscard]] inline Range scale(const Range& r, double factor) {
@@ -71,23 +70,36 @@ struct ScaleOut {
 
 // ---- the count search (count_search.cpp) ----
 
-// The GPU counts considered: 1, 2, 4, 8, then whole 8-GPU nodes.
-[[nodiscard]] std::vector<int> candidate_counts(int max_gpus);
-
-// The counts a family can use, in order: multiples of its model-parallel size
-// among 1, 2, 4, 8, 16, 24, ... up to max_gpus.
-class FamilyCounts {
+// The GPU counts a plan may use, in increasing order (docs/methodology.md §5):
+// a list of small counts, then every multiple of `step` above the last of
+// them, up to `max`. Held as a rule, not a list: --max-gpus may be 65,536.
+class CountLadder {
  public:
-  FamilyCounts(int unit, int max_gpus);
-  [[nodiscard]] std::size_t size() const { return m_size; }
+  CountLadder() = default;
+  CountLadder(std::vector<int> small, int step, int max);
+  // Renting: the shapes providers rent the card in, then whole multiples of
+  // the largest (or of a node, when larger). Buying: whole servers, and 1, 2
+  // or 4 of a PCIe card (a workstation). A fixed --count: that count alone.
+  static CountLadder for_request(const Request& request, const GpuSpec& gpu);
+  // The counts a model-parallel group of `unit` GPUs divides.
+  [[nodiscard]] CountLadder multiples_of(int unit) const;
+  [[nodiscard]] std::size_t size() const { return m_small.size() + m_extra; }
+  [[nodiscard]] bool empty() const { return size() == 0; }
   [[nodiscard]] int operator[](std::size_t k) const {
-    return k < m_small.size() ? m_small[k] : m_step * static_cast<int>(k - m_small.size() + 1);
+    return k < m_small.size() ? m_small[k] : m_step * (m_first + static_cast<int>(k - m_small.size()));
   }
+  [[nodiscard]] int front() const { return (*this)[0]; }
+  [[nodiscard]] int back() const { return (*this)[size() - 1]; }
+  // The smallest count on the ladder at least `n`, if any.
+  [[nodiscard]] std::optional<int> at_least(int n) const;
 
  private:
-  int m_step;
   std::vector<int> m_small;
-  std::size_t m_size = 0;
+  int m_step = 0;   // 0: nothing after m_small
+  int m_first = 0;  // the first multiple of m_step on the ladder, in steps
+  std::size_t m_extra = 0;
+  int m_above = 0;  // the multiples start above this count
+  int m_max = 0;
 };
 
 // What the search found: the smallest count that fits and meets the deadline,
@@ -101,6 +113,19 @@ struct SearchResult {
 };
 [[nodiscard]] SearchResult search_count(const Request& request, const ModelShape& model, const GpuSpec& gpu,
                                         double usable_bytes);
+
+// ---- the plan and the budget tier (estimate.cpp, tiers.cpp) ----
+
+// The plan at the fewest GPUs on offer that fit and meet the deadline (or at
+// --count), with its time or throughput and cost; sizing not yet filled in.
+[[nodiscard]] Estimate plan_at_smallest(const Request& request, const ModelShape& model, const GpuSpec& gpu);
+// The fewest GPUs that would fit and meet the deadline if any count could be
+// rented (1, 2, 4, then whole nodes): what the workload needs, whatever is on offer.
+[[nodiscard]] int needed_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, int smallest);
+// Grows the smallest plan as the request's budget tier says (docs/methodology.md §7)
+// and records why it stopped.
+[[nodiscard]] Estimate size_for_tier(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                     Estimate smallest);
 
 // ---- time, throughput and cost ----
 

@@ -81,16 +81,8 @@ std::vector<Block> build(const Report& report, Language l) {
     doc.push_back(Paragraph{
         say(l, Phrase::best, best.estimate.count, best.gpu.name) + " — " + describe(best.estimate.layout, r.task, l),
         true});
-    if (report.displaced_oversized) {
-      doc.push_back(Paragraph{say(l, Phrase::displaced_oversized, report.displaced_oversized->gpu_name,
-                                  100.0 * report.displaced_oversized->headroom)});
-    }
-    if (report.displaced_tight) {
-      doc.push_back(Paragraph{
-          say(l, Phrase::displaced_tight, report.displaced_tight->gpu_name, 100.0 * report.displaced_tight->headroom)});
-    }
-    if (report.unpriced > 0) {
-      doc.push_back(Paragraph{say(l, Phrase::unpriced_count, report.unpriced, report.feasible)});
+    for (auto& line : headline_notes(report, l)) {
+      doc.push_back(Paragraph{std::move(line)});
     }
     Bullets why;
     for (auto& sentence : rationale(r, best, l)) {

@@ -248,18 +248,8 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     }
   } else if (report.anything_fits()) {
     out += paint.good(bullet(headline(report, l), width, "", "  "));
-    if (report.displaced_oversized) {
-      out += bullet(say(l, Phrase::displaced_oversized, report.displaced_oversized->gpu_name,
-                        100.0 * report.displaced_oversized->headroom),
-                    width, "", "  ");
-    }
-    if (report.displaced_tight) {
-      out += bullet(
-          say(l, Phrase::displaced_tight, report.displaced_tight->gpu_name, 100.0 * report.displaced_tight->headroom),
-          width, "", "  ");
-    }
-    if (report.unpriced > 0) {
-      out += bullet(say(l, Phrase::unpriced_count, report.unpriced, report.feasible), width, "", "  ");
+    for (const auto& line : headline_notes(report, l)) {
+      out += bullet(line, width, "", "  ");
     }
     out += "\n";
     const bool training = is_training(report.request.task);

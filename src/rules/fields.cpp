@@ -206,11 +206,28 @@ const std::vector<Field>& registry() {
     // ---- the estimate (absent when the card does not fit) ----
     add("fits", B, "the workload fits on this card", {},
         [](const Facts& f) { return yes(f.estimate != nullptr && f.estimate->fits); });
-    add("gpus", N, "GPUs needed", {}, [](const Facts& f) {
+    add("gpus", N, "GPUs in the plan", {}, [](const Facts& f) {
       const auto* e = fitted(f);
       return e ? number(e->count) : std::nullopt;
     });
-    add("nodes", N, "8-GPU servers needed", {}, [](const Facts& f) {
+    add("gpus_needed", N, "the fewest GPUs that would fit (and meet the deadline) if any count could be rented", {},
+        [](const Facts& f) {
+          const auto* e = fitted(f);
+          return e ? number(e->sizing.needed) : std::nullopt;
+        });
+    add("smallest_offered", N, "the fewest GPUs on offer (rent shapes, whole servers) that fit", {},
+        [](const Facts& f) {
+          const auto* e = fitted(f);
+          return e ? number(e->sizing.smallest) : std::nullopt;
+        });
+    add("offer_excess", N, "smallest_offered / gpus_needed: how much larger the smallest plan on offer is", {},
+        [](const Facts& f) {
+          const auto* e = fitted(f);
+          return e && e->sizing.needed > 0
+                     ? number(static_cast<double>(e->sizing.smallest) / static_cast<double>(e->sizing.needed))
+                     : std::nullopt;
+        });
+    add("nodes", N, "servers in the plan (of the card's gpus_per_node)", {}, [](const Facts& f) {
       const auto* e = fitted(f);
       return e ? number(e->nodes) : std::nullopt;
     });

@@ -72,14 +72,27 @@ std::string describe(const Shortfall& why, Language language) {
     case Shortfall::Kind::activations: return say(language, Phrase::why_activations, why.fixed_gib, why.usable_gib);
     case Shortfall::Kind::too_many_gpus:
       return say(language, Phrase::why_too_many, why.max_gpus, why.need_gib, why.count, why.usable_gib);
+    case Shortfall::Kind::no_shape: return say(language, Phrase::why_no_shape, why.count, why.max_gpus);
   }
   return {};
 }
 
 std::string describe(const EstimateNote& note, Language language) {
   switch (note.kind) {
-    case EstimateNote::Kind::pcie_scale_out: return say(language, Phrase::note_pcie_scale_out, note.gpus);
-    case EstimateNote::Kind::pair_scale_out: return say(language, Phrase::note_pair_scale_out, note.gpus);
+    case EstimateNote::Kind::pcie_scale_out:
+    case EstimateNote::Kind::pair_scale_out: {
+      std::string line = say(
+          language,
+          note.kind == EstimateNote::Kind::pcie_scale_out ? Phrase::note_pcie_scale_out : Phrase::note_pair_scale_out,
+          note.gpus);
+      if (note.nodes > 1) {
+        line += say(language, Phrase::note_servers, note.nodes);
+        if (note.scale_out_gbps_per_gpu > 0) {
+          line += say(language, Phrase::note_scale_out, format::number(note.scale_out_gbps_per_gpu));
+        }
+      }
+      return line;
+    }
     case EstimateNote::Kind::multi_node: {
       const Phrase what = note.crossing == EstimateNote::Crossing::pipeline ? Phrase::crossing_pipeline
                           : note.crossing == EstimateNote::Crossing::data_and_pipeline
@@ -341,6 +354,86 @@ std::string rule_line(const Finding& f, Language language) {
 
 }  // namespace
 
+std::string describe_sizing(const Estimate& e, BudgetTier budget, Language language) {
+  const Sizing& z = e.sizing;
+  std::string line;
+  switch (z.stop) {
+    case Sizing::Stop::fixed: return {};
+    case Sizing::Stop::cost_first: line = say(language, Phrase::sizing_cost_first, e.count); break;
+    case Sizing::Stop::cap: line = say(language, Phrase::sizing_cap, e.count); break;
+    default: {
+      // Only speed first and balanced grow a plan.
+      const std::string tier =
+          say(language, budget == BudgetTier::high ? Phrase::sizing_tier_high : Phrase::sizing_tier_medium);
+      line = e.count > z.smallest ? say(language, Phrase::sizing_grew, tier, e.count, z.smallest, 100.0 * z.cut)
+                                  : say(language, Phrase::sizing_kept, tier, e.count);
+      break;
+    }
+  }
+  if (z.smallest > z.needed && z.needed > 0) {
+    line += say(language, Phrase::sizing_offer, z.needed, z.smallest);
+  }
+  switch (z.stop) {
+    case Sizing::Stop::short_run:
+      line += say(language, Phrase::sizing_stop_short_run, say_duration(language, z.run_hours_threshold));
+      break;
+    case Sizing::Stop::small_cut:
+      line += say(language, Phrase::sizing_stop_small_cut, z.next, 100.0 * z.next_cut);
+      break;
+    case Sizing::Stop::node: line += say(language, Phrase::sizing_stop_node, z.next); break;
+    case Sizing::Stop::batch: line += say(language, Phrase::sizing_stop_batch, z.next, z.batch_sequences); break;
+    case Sizing::Stop::offer: line += say(language, Phrase::sizing_stop_offer); break;
+    case Sizing::Stop::cost: line += say(language, Phrase::sizing_stop_cost, z.next); break;
+    case Sizing::Stop::once: line += say(language, Phrase::sizing_stop_once); break;
+    default: break;
+  }
+  return line;
+}
+
+std::vector<std::string> headline_notes(const Report& report, Language language) {
+  std::vector<std::string> out;
+  if (report.displaced_oversized) {
+    out.push_back(say(language, Phrase::displaced_oversized, report.displaced_oversized->gpu_name,
+                      100.0 * report.displaced_oversized->headroom));
+  }
+  if (report.displaced_tight) {
+    out.push_back(say(language, Phrase::displaced_tight, report.displaced_tight->gpu_name,
+                      100.0 * report.displaced_tight->headroom));
+  }
+  if (report.cheaper_below) {
+    const auto& c = *report.cheaper_below;
+    std::vector<std::string> why;
+    if (c.software) {
+      why.push_back(say(language, Phrase::cheaper_software, display_name(*c.software)));
+    }
+    if (c.estimated_specs) {
+      why.push_back(say(language, Phrase::cheaper_estimated));
+    }
+    if (!c.rules.empty()) {
+      why.push_back(say(language, Phrase::cheaper_rules, text::join(c.rules, ", ")));
+    }
+    if (c.slower) {
+      why.push_back(say(language, Phrase::cheaper_slower));
+    }
+    if (c.less_headroom) {
+      why.push_back(say(language, Phrase::cheaper_headroom));
+    }
+    const format::MoneyUnit unit = format::money_unit(report.request);
+    out.push_back(say(language, Phrase::cheaper_below, c.count, c.gpu_name, format::money(c.cost_usd, unit), c.rank,
+                      text::join(why, language == Language::zh ? "、" : ", ")));
+  }
+  if (!report.recommendations.empty()) {
+    if (auto line = describe_sizing(report.recommendations.front().estimate, report.request.budget, language);
+        !line.empty()) {
+      out.push_back(std::move(line));
+    }
+  }
+  if (report.unpriced > 0) {
+    out.push_back(say(language, Phrase::unpriced_count, report.unpriced, report.feasible));
+  }
+  return out;
+}
+
 std::vector<std::string> notes(const Recommendation& pick, Language language) {
   std::vector<std::string> out;
   for (const auto& note : pick.estimate.notes) {
@@ -353,6 +446,9 @@ std::vector<Sentence> rationale(const Request& request, const Recommendation& pi
   std::vector<Sentence> out;
   for (auto& line : facts_of(request, pick, language)) {
     out.push_back({std::move(line), false});
+  }
+  if (auto sized = describe_sizing(pick.estimate, request.budget, language); !sized.empty()) {
+    out.push_back({std::move(sized), false});
   }
   for (auto& note : notes(pick, language)) {
     out.push_back({std::move(note), false});

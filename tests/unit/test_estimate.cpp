@@ -11,12 +11,98 @@
 #include "gpu_fixture.hpp"
 
 using namespace gpu_advise;
-using sizing::candidate_counts;
-using test::request;
+using sizing::CountLadder;
 
-TEST_CASE("GPU counts are 1, 2, 4, 8 then whole nodes", "[estimate]") {
-  CHECK(candidate_counts(20) == std::vector<int>{1, 2, 4, 8, 16});
-  CHECK(candidate_counts(3) == std::vector<int>{1, 2});
+namespace {
+
+// Cost first: the estimate is the smallest plan on offer, which the count
+// search tests check; the tiers are tested on their own below.
+Request request(double params, Task task) {
+  Request r = test::request(params, task);
+  r.budget = BudgetTier::low;
+  return r;
+}
+
+std::vector<int> counts_of(const CountLadder& ladder) {
+  std::vector<int> out;
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    out.push_back(ladder[k]);
+  }
+  return out;
+}
+
+std::vector<int> counts_for(const Request& r, const GpuSpec& gpu) {
+  return counts_of(CountLadder::for_request(r, gpu));
+}
+
+}  // namespace
+
+TEST_CASE("renting, GPU counts follow the shapes providers rent, then whole nodes", "[estimate]") {
+  GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  Request r = request(7e9, Task::lora);
+  r.max_gpus = 20;
+  CHECK(counts_for(r, gpu) == std::vector<int>{1, 2, 4, 8, 16});  // no shapes in the catalog: 1, 2, 4, a node
+  r.max_gpus = 3;
+  CHECK(counts_for(r, gpu) == std::vector<int>{1, 2});
+  gpu.node.rent_shapes = {1, 8};  // MI300X: one card or a whole node
+  r.max_gpus = 32;
+  CHECK(counts_for(r, gpu) == std::vector<int>{1, 8, 16, 24, 32});
+  gpu.node.rent_shapes = {4, 72};  // GB200 NVL72: a tray or the rack, then whole racks
+  gpu.node.gpus_per_node = 4;
+  r.max_gpus = 200;
+  CHECK(counts_for(r, gpu) == std::vector<int>{4, 72, 144});
+  gpu.node.rent_shapes = {8};
+  gpu.node.gpus_per_node = 8;
+  r.max_gpus = 4;
+  CHECK(counts_for(r, gpu).empty());
+  r.count = 4;  // a fixed --count is the user's
+  CHECK(counts_for(r, gpu) == std::vector<int>{4});
+}
+
+TEST_CASE("buying, GPU counts are whole servers, or a workstation's 1, 2 or 4 PCIe cards", "[estimate]") {
+  GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  gpu.node.rent_shapes = {1, 2, 4, 8};
+  Request r = request(7e9, Task::lora);
+  r.mode = CostMode::buy;
+  r.max_gpus = 24;
+  gpu.form_factor = FormFactor::sxm;
+  CHECK(counts_for(r, gpu) == std::vector<int>{8, 16, 24});
+  gpu.form_factor = FormFactor::pcie;
+  CHECK(counts_for(r, gpu) == std::vector<int>{1, 2, 4, 8, 16, 24});
+  gpu.form_factor = FormFactor::module;  // a rack-scale system is sold whole
+  gpu.node.rent_shapes = {4, 72};
+  gpu.node.gpus_per_node = 4;
+  r.max_gpus = 150;
+  CHECK(counts_for(r, gpu) == std::vector<int>{72, 144});
+}
+
+TEST_CASE("a model-parallel group takes the counts it divides, and at_least rounds up to a count on offer",
+          "[estimate]") {
+  GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  gpu.node.rent_shapes = {4, 72};
+  gpu.node.gpus_per_node = 4;
+  Request r = request(7e9, Task::full);
+  r.max_gpus = 300;
+  const CountLadder ladder = CountLadder::for_request(r, gpu);
+  CHECK(counts_of(ladder.multiples_of(16)) == std::vector<int>{144, 288});
+  CHECK(counts_of(ladder.multiples_of(4)) == std::vector<int>{4, 72, 144, 216, 288});
+  CHECK(ladder.at_least(5) == 72);
+  CHECK(ladder.at_least(73) == 144);
+  CHECK(ladder.at_least(289) == std::nullopt);
+  CHECK(ladder.at_least(1) == 4);
+}
+
+TEST_CASE("a card offered only above --max-gpus says so", "[estimate]") {
+  GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  gpu.node.rent_shapes = {8};
+  Request r = request(7e9, Task::lora);
+  r.max_gpus = 4;
+  const Estimate e = estimate(r, infer_shape(7e9), gpu);
+  CHECK_FALSE(e.fits);
+  CHECK(e.why_not.kind == Shortfall::Kind::no_shape);
+  CHECK(e.why_not.count == 8);
+  CHECK(describe(e.why_not, Language::en) ==
+        "offered only in 8 GPUs or more (the smallest shape rented or sold), above --max-gpus 4");
 }
 
 TEST_CASE("full fine-tune model states are 16 bytes per parameter, sharded by the ZeRO stage", "[estimate]") {
@@ -113,7 +199,7 @@ TEST_CASE("the estimate takes the smallest count that fits", "[estimate]") {
     CHECK(e.per_gpu.total() <= e.usable_bytes);
     CHECK(e.layout.gpus() == e.count);
     Request smaller = r;
-    const auto counts = candidate_counts(r.max_gpus);
+    const auto counts = counts_for(r, gpu);
     const auto at = std::find(counts.begin(), counts.end(), e.count);
     REQUIRE(at != counts.end());
     if (at != counts.begin()) {
@@ -335,7 +421,7 @@ int check_against_every_count(const Request& r, const ModelShape& model, const G
   fixed.count = found;
   CHECK(estimate(fixed, model, gpu).fits);
   int checked = 0;
-  for (const int n : candidate_counts(r.max_gpus)) {
+  for (const int n : counts_for(r, gpu)) {
     if (n >= found) {
       break;
     }
@@ -356,7 +442,7 @@ TEST_CASE("the count search finds the smallest count that fits, checked against 
   int checked = 0;
   for (const double params : {7e9, 70e9, 405e9}) {
     for (const Task task : {Task::full, Task::lora, Task::qlora, Task::inference}) {
-      Request r = test::request(params, task);
+      Request r = request(params, task);
       r.max_gpus = 64;
       const ModelShape model = infer_shape(params);
       for (const auto& gpu : catalog.gpus()) {
@@ -381,7 +467,7 @@ TEST_CASE("the pretraining count search meets the deadline with the fewest GPUs,
   int deadline_bound = 0;
   for (const double params : {1e9, 7e9, 70e9}) {
     for (const double days : {30.0, 90.0, 365.0}) {
-      Request r = test::request(params, Task::pretrain);
+      Request r = request(params, Task::pretrain);
       r.max_gpus = 1024;
       r.deadline_hours = days * 24;
       const ModelShape model = infer_shape(params);
@@ -429,4 +515,75 @@ TEST_CASE("a multi-node plan says what crosses the network, only what does", "[e
   const auto dp_note = multi_node(dp);
   REQUIRE(dp_note != dp.notes.end());
   CHECK(dp_note->crossing != EstimateNote::Crossing::pipeline);
+}
+
+TEST_CASE("the budget tier sizes the plan: cost first the smallest, balanced one step, speed first to the knee",
+          "[estimate][tiers]") {
+  const Catalog catalog = load_embedded_catalog();
+  const GpuSpec& h100 = catalog.resolve("h100-sxm5");
+  auto sized = [&](double params, Task task, BudgetTier tier, std::optional<double> tokens = std::nullopt) {
+    Request r = test::request(params, task);
+    r.budget = tier;
+    r.tokens = tokens;
+    return estimate(r, infer_shape(params), h100);
+  };
+  // 70B LoRA: 4 fit; a 7-hour run is not worth a second step to a balanced
+  // budget; speed first fills the server and stops at its edge.
+  const Estimate lora_low = sized(70e9, Task::lora, BudgetTier::low);
+  const Estimate lora_medium = sized(70e9, Task::lora, BudgetTier::medium);
+  const Estimate lora_high = sized(70e9, Task::lora, BudgetTier::high);
+  CHECK(lora_low.count == 4);
+  CHECK(lora_low.sizing.stop == Sizing::Stop::cost_first);
+  CHECK(lora_medium.count == 4);
+  CHECK(lora_medium.sizing.stop == Sizing::Stop::short_run);
+  CHECK(lora_high.count == 8);
+  CHECK(lora_high.sizing.stop == Sizing::Stop::node);
+  CHECK(lora_high.sizing.next == 16);
+  CHECK(lora_high.sizing.cut == Approx(0.5).margin(0.05));
+  REQUIRE(lora_high.training);
+  CHECK(lora_high.training->wall_hours.typical < lora_medium.training->wall_hours.typical * 0.6);
+
+  // 7B pretraining on 1T tokens, sized to the 90-day default: balanced takes
+  // one step for the same cost, speed first adds servers while the run takes
+  // over a week.
+  const Estimate pre_low = sized(7e9, Task::pretrain, BudgetTier::low, 1e12);
+  const Estimate pre_medium = sized(7e9, Task::pretrain, BudgetTier::medium, 1e12);
+  const Estimate pre_high = sized(7e9, Task::pretrain, BudgetTier::high, 1e12);
+  CHECK(pre_medium.count == 2 * pre_low.count);
+  CHECK(pre_medium.sizing.stop == Sizing::Stop::once);
+  CHECK(pre_high.count >= 8 * pre_low.count);
+  CHECK(pre_high.training->wall_hours.typical < 168.0);
+  CHECK(pre_high.sizing.stop == Sizing::Stop::short_run);
+  CHECK(pre_high.cost.rent_usd->typical == Approx(pre_low.cost.rent_usd->typical).epsilon(0.05));
+
+  // Serving: a step doubles the hourly cost, so balanced keeps the smallest;
+  // speed first adds tensor parallelism while time per token falls by 30%.
+  const Estimate serve_medium = sized(70e9, Task::inference, BudgetTier::medium);
+  const Estimate serve_high = sized(70e9, Task::inference, BudgetTier::high);
+  CHECK(serve_medium.count == serve_medium.sizing.smallest);
+  CHECK(serve_medium.sizing.stop == Sizing::Stop::cost);
+  CHECK(serve_high.count > serve_medium.count);
+  CHECK(serve_high.count <= 8);
+  CHECK(serve_high.inference->tpot_ms.typical < serve_medium.inference->tpot_ms.typical * 0.7);
+}
+
+TEST_CASE("speed first stops at the global batch and at the largest count on offer", "[estimate][tiers]") {
+  const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  Request r = test::request(1e9, Task::pretrain);
+  r.budget = BudgetTier::high;
+  r.tokens = 2e12;    // 16 GPUs for the 90-day default, then steps while the run takes over a week
+  r.micro_batch = 8;  // 1024 sequences a step: at most 128 data-parallel ranks of 8
+  const Estimate e = estimate(r, infer_shape(1e9), gpu);
+  REQUIRE(e.fits);
+  CHECK(e.sizing.smallest == 16);
+  CHECK(e.sizing.stop == Sizing::Stop::batch);
+  CHECK(e.sizing.batch_sequences == 1024);
+  CHECK(e.layout.data * r.micro_batch <= 1024);
+  CHECK(e.count == 128);
+  r.max_gpus = e.count;  // nothing larger on offer
+  CHECK(estimate(r, infer_shape(1e9), gpu).sizing.stop == Sizing::Stop::offer);
+  r.count = 8;  // the user's count is kept
+  const Estimate fixed = estimate(r, infer_shape(1e9), gpu);
+  CHECK(fixed.count == 8);
+  CHECK(fixed.sizing.stop == Sizing::Stop::fixed);
 }

@@ -16,16 +16,24 @@ Report run(const Request& r) {
 }
 }  // namespace
 
-TEST_CASE("70B QLoRA on a low budget: a single 48-80 GB card on top", "[scenarios]") {
-  Request r = test::request(70e9, Task::qlora);
-  r.budget = BudgetTier::low;
-  const Report report = run(r);
-  REQUIRE_FALSE(report.recommendations.empty());
-  const auto& best = report.recommendations.front();
-  CAPTURE(best.gpu.id);
-  CHECK(best.estimate.count == 1);
-  CHECK(best.gpu.memory.size_gb >= 48);
-  CHECK(best.gpu.memory.size_gb <= 80);
+TEST_CASE("70B QLoRA on a low budget: the cheapest plan on top, or named with what ranked it down", "[scenarios]") {
+  for (const Region region : {Region::global, Region::cn}) {
+    Request r = test::request(70e9, Task::qlora);
+    r.budget = BudgetTier::low;
+    r.region = region;
+    const Report report = run(r);
+    REQUIRE_FALSE(report.recommendations.empty());
+    const auto& best = report.recommendations.front();
+    CAPTURE(best.gpu.id, to_string(region));
+    CHECK((best.cheapest || report.cheaper_below.has_value()));
+    if (report.cheaper_below) {
+      const auto& c = *report.cheaper_below;
+      CHECK(c.rank > 1);
+      CHECK((c.software || c.estimated_specs || !c.rules.empty() || c.slower || c.less_headroom));
+    }
+    CHECK(best.estimate.sizing.stop == Sizing::Stop::cost_first);
+    CHECK(best.estimate.count == best.estimate.sizing.smallest);
+  }
 }
 
 TEST_CASE("405B pretraining on a high budget: Hopper or Blackwell on top, no Ampere in the top three", "[scenarios]") {
