@@ -68,6 +68,13 @@ struct Rejection {
 
 // A lighter task or a larger count that would fit, when nothing does.
 struct WayOut {
+  // One lever the way out moves, with its value before and after (strings as
+  // typed on the command line; an empty `to` means the flag is dropped).
+  struct Change {
+    std::string lever;  // "optimizer", "precision", "kv_precision", "concurrency", "region", "count", "deadline", "task"
+    std::string from;
+    std::string to;
+  };
   Task task = Task::inference;
   std::string gpu_id;
   std::string gpu_name;
@@ -76,6 +83,7 @@ struct WayOut {
   std::vector<std::string> drops;           // the flags this way out drops ("--count", "--deadline")
   std::optional<double> wall_hours;         // training: typical wall time on this way out
   std::vector<std::string> sets;            // the flag settings it changes ("--optimizer adamw-bf16", "--region cn")
+  std::vector<Change> changes;              // every lever it moves, for scripts
 };
 
 // A rule from a --rules file that matched no card in this request.

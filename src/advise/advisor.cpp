@@ -84,9 +84,12 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     return best;
   };
   // One lever at a time, everything else as asked.
-  auto lever = [&](const Request& alternative, std::string setting) {
+  auto lever = [&](const Request& alternative, std::string name, std::string from, std::string to) {
     if (auto way = best_for(alternative)) {
-      way->sets.push_back(std::move(setting));
+      std::string flag = name;
+      std::replace(flag.begin(), flag.end(), '_', '-');
+      way->sets.push_back(fmt::format("--{} {}", flag, to));
+      way->changes.push_back({std::move(name), std::move(from), std::move(to)});
       out.push_back(*way);
     }
   };
@@ -95,7 +98,7 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       if (request.optimizer != optimizer) {
         Request alternative = request;
         alternative.optimizer = optimizer;
-        lever(alternative, fmt::format("--optimizer {}", to_string(optimizer)));
+        lever(alternative, "optimizer", std::string(to_string(request.optimizer)), std::string(to_string(optimizer)));
       }
     }
   }
@@ -104,24 +107,24 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       if (static_cast<int>(request.precision) < static_cast<int>(precision)) {
         Request alternative = request;
         alternative.precision = precision;
-        lever(alternative, fmt::format("--precision {}", to_string(precision)));
+        lever(alternative, "precision", std::string(to_string(request.precision)), std::string(to_string(precision)));
       }
     }
     if (request.kv_precision != KvPrecision::fp8) {
       Request alternative = request;
       alternative.kv_precision = KvPrecision::fp8;
-      lever(alternative, "--kv-precision fp8");
+      lever(alternative, "kv_precision", std::string(to_string(request.kv_precision)), "fp8");
     }
     if (request.concurrency > 1) {
       Request alternative = request;
       alternative.concurrency = std::max(1, request.concurrency / 4);
-      lever(alternative, fmt::format("--concurrency {}", alternative.concurrency));
+      lever(alternative, "concurrency", std::to_string(request.concurrency), std::to_string(alternative.concurrency));
     }
   }
   if (request.region == Region::global) {
     Request alternative = request;
     alternative.region = Region::cn;
-    lever(alternative, "--region cn");
+    lever(alternative, "region", "global", "cn");
   }
   if (request.count || request.deadline_hours) {
     Request relaxed = request;
@@ -131,9 +134,11 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     if (auto way = best_for(relaxed)) {
       if (request.count) {
         way->drops.push_back("--count");
+        way->changes.push_back({"count", std::to_string(*request.count), ""});
       }
       if (request.deadline_hours) {
         way->drops.push_back("--deadline");
+        way->changes.push_back({"deadline", fmt::format("{}", *request.deadline_hours), ""});
       }
       out.push_back(*way);
     }
@@ -154,9 +159,12 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       way = best_for(alternative);
       if (way) {
         way->drops.push_back("--count");
+        way->changes.push_back({"count", std::to_string(*request.count), ""});
       }
     }
     if (way) {
+      way->changes.insert(way->changes.begin(),
+                          {"task", std::string(to_string(request.task)), std::string(to_string(task))});
       out.push_back(*way);
     }
   }

@@ -167,6 +167,73 @@ ordered findings_json(const std::vector<Finding>& findings, bool all, Language l
   return out;
 }
 
+// A rejection reason for scripts: its kind and numbers beside the sentence.
+ordered reason_json(const RejectReason& reason, const Request& request, Language language) {
+  struct Facts {
+    ordered operator()(const Shortfall& why) const {
+      auto gib = [](double value) { return round6(gib_to_gb(value)); };
+      switch (why.kind) {
+        case Shortfall::Kind::deadline:
+          return ordered{{"kind", "deadline"},
+                         {"deadline_hours", round6(why.deadline_hours)},
+                         {"count", why.count},
+                         {"hours_at_count", round6(why.hours_at_count)},
+                         {"max_gpus", why.max_gpus}};
+        case Shortfall::Kind::too_many_gpus:
+          return ordered{{"kind", "max_gpus"},
+                         {"max_gpus", why.max_gpus},
+                         {"count", why.count},
+                         {"needed_gb", gib(why.need_gib)},
+                         {"usable_gb", gib(why.usable_gib)}};
+        case Shortfall::Kind::no_shape:
+          return ordered{{"kind", "max_gpus"}, {"max_gpus", why.max_gpus}, {"smallest_offered", why.count}};
+        case Shortfall::Kind::no_fp8: return ordered{{"kind", "precision"}};
+        case Shortfall::Kind::activations:
+          return ordered{{"kind", "memory"}, {"needed_gb", gib(why.fixed_gib)}, {"usable_gb", gib(why.usable_gib)}};
+        case Shortfall::Kind::count_too_small:
+        case Shortfall::Kind::none: break;
+      }
+      return ordered{{"kind", "memory"},
+                     {"count", why.count},
+                     {"needed_gb", gib(why.need_gib)},
+                     {"usable_gb", gib(why.usable_gib)}};
+    }
+    ordered operator()(const NotSelected&) const { return ordered{{"kind", "not_selected"}}; }
+    ordered operator()(const RuleRejection& rule) const { return ordered{{"kind", "rule"}, {"rule_id", rule.rule_id}}; }
+    ordered operator()(const NoPriceForBudget& budget) const {
+      return ordered{{"kind", "budget"}, {"cost_usd", nullptr}, {"cap_usd", round6(budget.budget_usd)}};
+    }
+    ordered operator()(const OverBudget& over) const {
+      const char* basis = over.cost == OverBudget::Cost::cards ? "cards"
+                          : over.cost == OverBudget::Cost::run ? "run"
+                                                               : "month";
+      return ordered{{"kind", "budget"},
+                     {"cost_usd", round6(over.cost_usd)},
+                     {"cap_usd", round6(over.budget_usd)},
+                     {"basis", basis}};
+    }
+  };
+  ordered out = std::visit(Facts{}, reason);
+  out["message"] = describe(reason, request, language);
+  return out;
+}
+
+const char* stop_name(Sizing::Stop stop) {
+  switch (stop) {
+    case Sizing::Stop::fixed: return "fixed";
+    case Sizing::Stop::cost_first: return "cost_first";
+    case Sizing::Stop::cap: return "cap";
+    case Sizing::Stop::short_run: return "short_run";
+    case Sizing::Stop::small_cut: return "small_cut";
+    case Sizing::Stop::node: return "node";
+    case Sizing::Stop::batch: return "batch";
+    case Sizing::Stop::offer: return "offer";
+    case Sizing::Stop::cost: return "cost";
+    case Sizing::Stop::once: return "once";
+  }
+  return "fixed";
+}
+
 ordered recommendation_json(const Recommendation& r, const Request& request, Language language) {
   const bool explain = request.explain;
   const Estimate& e = r.estimate;
@@ -189,6 +256,16 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
                                                    {"activations", gb(e.per_gpu.activations)},
                                                    {"kv_cache", gb(e.per_gpu.kv_cache)},
                                                    {"reserve", gb(e.per_gpu.reserve)}}}};
+  out["headroom"] = round6(e.headroom());
+  out["tight"] = e.tight();
+  const Sizing& z = e.sizing;
+  out["sizing"] = ordered{{"needed", z.needed},
+                          {"smallest_offered", z.smallest},
+                          {"stop", stop_name(z.stop)},
+                          {"next", z.next > 0 ? ordered(z.next) : ordered(nullptr)},
+                          {"next_cut", z.next > 0 ? ordered(round6(z.next_cut)) : ordered(nullptr)},
+                          {"cut", round6(z.cut)},
+                          {"description", describe_sizing(e, request.budget, language)}};
   if (e.training) {
     const auto& t = *e.training;
     out["training"] = ordered{{"tokens", t.tokens},
@@ -382,22 +459,68 @@ std::string render_json(const Report& report, Language language, JsonStyle style
   out["omitted"] = report.omitted;
   ordered rejected = ordered::array();
   for (const auto& r : report.rejected) {
+    ordered reasons = ordered::array();
+    for (const auto& reason : r.reasons) {
+      reasons.push_back(reason_json(reason, report.request, language));
+    }
     rejected.push_back(ordered{{"gpu", gpu_ref(r.gpu)},
-                               {"reasons", reasons(r, report.request, language)},
+                               {"reasons", reasons},
                                {"rules", findings_json(r.findings, report.request.explain, language)}});
   }
   out["rejected"] = rejected;
   ordered ways = ordered::array();
   for (const auto& w : report.ways_out) {
-    ways.push_back(ordered{{"task", to_string(w.task)},
+    ordered changes = ordered::array();
+    for (const auto& c : w.changes) {
+      changes.push_back(
+          ordered{{"lever", c.lever}, {"from", c.from}, {"to", c.to.empty() ? ordered(nullptr) : ordered(c.to)}});
+    }
+    const char* kind = w.task != report.request.task ? "lighter_task" : !w.drops.empty() ? "relax" : "lever";
+    ways.push_back(ordered{{"kind", kind},
+                           {"task", to_string(w.task)},
                            {"gpu", ordered{{"id", w.gpu_id}, {"name", w.gpu_name}}},
                            {"count", w.count},
                            {"rent_usd_per_hour", optional_value(w.rent_usd_per_hour)},
                            {"drops", w.drops},
                            {"sets", w.sets},
-                           {"wall_hours", optional_value(w.wall_hours)}});
+                           {"changes", changes},
+                           {"wall_hours", optional_value(w.wall_hours)},
+                           {"message", describe(w, report.request, language)}});
   }
   out["ways_out"] = ways;
+  if (report.cheaper_below) {
+    const auto& c = *report.cheaper_below;
+    ordered why = ordered::array();
+    if (c.software) {
+      why.push_back("software");
+    }
+    if (c.estimated_specs) {
+      why.push_back("estimated_specs");
+    }
+    if (!c.rules.empty()) {
+      why.push_back("rules");
+    }
+    if (c.slower) {
+      why.push_back("slower");
+    }
+    if (c.less_headroom) {
+      why.push_back("headroom");
+    }
+    out["cheaper_below"] = ordered{{"gpu_name", c.gpu_name},
+                                   {"count", c.count},
+                                   {"rank", c.rank},
+                                   {"cost_usd", round6(c.cost_usd)},
+                                   {"software", c.software ? ordered(to_string(*c.software)) : ordered(nullptr)},
+                                   {"rules", c.rules},
+                                   {"ranked_down_by", why}};
+  } else {
+    out["cheaper_below"] = nullptr;
+  }
+  auto displaced = [](const std::optional<Report::Displaced>& d) {
+    return d ? ordered{{"gpu_name", d->gpu_name}, {"headroom", round6(d->headroom)}} : ordered(nullptr);
+  };
+  out["displaced"] = ordered{{"tight", displaced(report.displaced_tight)},
+                             {"oversized", displaced(report.displaced_oversized)}};
   out["assumptions"] = assumptions(report.request, report.model, language);
   ordered warnings = ordered::array();
   for (const auto& rule : report.unmatched_rules) {

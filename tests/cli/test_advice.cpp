@@ -95,3 +95,146 @@ TEST_CASE("ways out keep the cards asked for and move one lever, and none would 
   REQUIRE(doc["ways_out"].size() == 1);
   CHECK(doc["ways_out"][0]["sets"][0] == "--region cn");
 }
+
+TEST_CASE("ways out and rejections carry a kind, their numbers and the levers they move", "[cli][advice][json]") {
+  const Result full =
+      run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4", "--count", "8", "--format", "json"});
+  CHECK(full.status == 1);
+  const auto doc = nlohmann::json::parse(full.out);
+  CHECK(doc["schema_version"] == 2);
+  bool memory_reason = false;
+  bool not_selected = false;
+  for (const auto& rejected : doc["rejected"]) {
+    for (const auto& reason : rejected["reasons"]) {
+      if (reason["kind"] == "memory" && rejected["gpu"]["id"] == "a100-80gb-sxm4") {
+        memory_reason = true;
+        CHECK(reason["count"] == 8);
+        CHECK(reason["needed_gb"].get<double>() > reason["usable_gb"].get<double>());
+        CHECK(reason["usable_gb"].get<double>() == Approx(80 * 0.9 * 1.073741824).epsilon(0.1));
+      }
+      not_selected = not_selected || reason["kind"] == "not_selected";
+      CHECK_FALSE(reason["message"].get<std::string>().empty());
+    }
+  }
+  CHECK(memory_reason);
+  CHECK(not_selected);
+  const auto& first = doc["ways_out"][0];
+  CHECK(first["kind"] == "lever");
+  REQUIRE(first["changes"].size() == 1);
+  CHECK(first["changes"][0]["lever"] == "optimizer");
+  CHECK(first["changes"][0]["from"] == "adamw");
+  CHECK(first["changes"][0]["to"] == "adamw-bf16");
+  CHECK(first["count"] == 8);
+  bool lighter = false;
+  for (const auto& way : doc["ways_out"]) {
+    if (way["kind"] == "lighter_task") {
+      lighter = true;
+      CHECK(way["changes"][0]["lever"] == "task");
+      CHECK(way["changes"][0]["from"] == "full");
+    }
+  }
+  CHECK(lighter);
+
+  // A rule's rejection names the rule; a budget's names the cost and the cap.
+  const Result cn =
+      run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--region", "cn", "--mode", "buy", "--format",
+           "json"});
+  const auto cn_doc = nlohmann::json::parse(cn.out);
+  bool rule = false;
+  for (const auto& rejected : cn_doc["rejected"]) {
+    for (const auto& reason : rejected["reasons"]) {
+      rule = rule || (reason["kind"] == "rule" && reason["rule_id"] == "cn-buy-no-licences");
+    }
+  }
+  CHECK(rule);
+  const Result capped =
+      run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--budget", "50usd", "--format", "json"});
+  CHECK(capped.status == 1);
+  const auto capped_doc = nlohmann::json::parse(capped.out);
+  nlohmann::json budget;
+  for (const auto& rejected : capped_doc["rejected"]) {
+    if (rejected["gpu"]["id"] == "h100-sxm5") {
+      budget = rejected["reasons"][0];
+    }
+  }
+  REQUIRE(budget.is_object());
+  CHECK(budget["kind"] == "budget");
+  CHECK(budget["cap_usd"] == 50);
+  CHECK(budget["cost_usd"].get<double>() > 50);
+  CHECK(budget["basis"] == "run");
+}
+
+TEST_CASE("the budget tier sizes the plan: speed first buys speed, cost first names the cheapest", "[cli][tiers]") {
+  auto plan = [](std::vector<std::string> args) {
+    args.insert(args.end(), {"--format", "json"});
+    const Result r = run(args);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out)["recommendations"][0];
+  };
+  // 70B LoRA on H100: 4 at medium (a 7-hour run), 8 at high, stopping at the server's edge.
+  const auto lora_medium = plan({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5"});
+  const auto lora_high = plan({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--budget", "high"});
+  CHECK(lora_medium["count"] == 4);
+  CHECK(lora_high["count"] == 8);
+  CHECK(lora_high["sizing"]["stop"] == "node");
+  CHECK(lora_high["sizing"]["next"] == 16);
+  CHECK(lora_high["training"]["wall_hours"]["typical"].get<double>() <
+        0.6 * lora_medium["training"]["wall_hours"]["typical"].get<double>());
+  const Result text = run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--budget", "high"});
+  CHECK_THAT(text.out, Catch::Contains("speed first: 8 GPUs instead of the 4 that fit cut the time by 50%; 16 GPUs "
+                                       "would leave the server"));
+  // 7B pretraining on 1T tokens on H100: 24 (the 90-day default) at low, 48 at
+  // medium, and speed first adds servers until the run takes under a week.
+  std::vector<std::string> pretrain{"--params", "7B", "--task", "pretrain", "--tokens", "1T", "--gpu", "h100-sxm5"};
+  auto with = [&](const char* tier) {
+    std::vector<std::string> args = pretrain;
+    args.insert(args.end(), {"--budget", tier});
+    return plan(args);
+  };
+  const auto pre_low = with("low");
+  const auto pre_medium = with("medium");
+  const auto pre_high = with("high");
+  CHECK(pre_low["count"] == 24);
+  CHECK(pre_medium["count"] == 48);
+  CHECK(pre_high["count"].get<int>() >= 192);
+  CHECK(pre_high["training"]["wall_hours"]["typical"].get<double>() < 168);
+  CHECK(pre_high["sizing"]["stop"] == "short_run");
+  // Cost first in China: the cheapest plan ranks below, and the headline says why.
+  const Result low = run({"--params", "70B", "--task", "lora", "--budget", "low", "--region", "cn", "--format", "json"});
+  const auto low_doc = nlohmann::json::parse(low.out);
+  REQUIRE(low_doc["cheaper_below"].is_object());
+  CHECK(low_doc["cheaper_below"]["rank"].get<int>() > 1);
+  CHECK_FALSE(low_doc["cheaper_below"]["ranked_down_by"].empty());
+  CHECK(low_doc["cheaper_below"]["cost_usd"].get<double>() <
+        low_doc["recommendations"][0]["cost_usd"]["rent"]["typical"].get<double>());
+  CHECK_THAT(run({"--params", "70B", "--task", "lora", "--budget", "low", "--region", "cn"}).out,
+             Catch::Contains("Cheapest: 8 x A100 40GB SXM4") && Catch::Contains("because of: rules"));
+}
+
+TEST_CASE("counts follow the shapes providers rent and the servers sold", "[cli][tiers]") {
+  auto plan = [](std::vector<std::string> args) {
+    args.insert(args.end(), {"--format", "json"});
+    const Result r = run(args);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out)["recommendations"][0];
+  };
+  // The H800 is rented as whole 8-GPU servers in China.
+  const auto h800 = plan({"--params", "7B", "--task", "lora", "--gpu", "h800-sxm", "--region", "cn"});
+  CHECK(h800["count"] == 8);
+  CHECK(h800["sizing"]["needed"] == 1);
+  CHECK(h800["sizing"]["smallest_offered"] == 8);
+  CHECK_THAT(run({"--params", "7B", "--task", "lora", "--gpu", "h800-sxm", "--region", "cn"}).out,
+             Catch::Contains("1 would fit, but the card is rented or sold as 8"));
+  // Buying, an HGX card comes in whole servers; a PCIe card one at a time.
+  CHECK(plan({"--params", "7B", "--task", "lora", "--gpu", "h100-sxm5", "--mode", "buy", "--budget", "low"})["count"] ==
+        8);
+  CHECK(plan({"--params", "7B", "--task", "lora", "--gpu", "h100-pcie", "--mode", "buy", "--budget", "low"})["count"] ==
+        1);
+  // A 384-card supernode is not offered for a job that needs 2.
+  const Result cm = run({"--params", "70B", "--task", "lora", "--gpu", "ascend-910c-cm384", "--region", "cn"});
+  CHECK(cm.status == 1);
+  CHECK_THAT(cm.out, Catch::Contains("offered only as 384 GPUs or more"));
+  // 16 x RTX 4090 span two servers: the note says so, with the network.
+  const Result rtx = run({"--params", "13B", "--task", "full", "--gpu", "rtx-4090", "--count", "16"});
+  CHECK_THAT(rtx.out, Catch::Contains("in 2 servers") && Catch::Contains("Gb/s per GPU"));
+}

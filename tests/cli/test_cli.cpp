@@ -51,7 +51,7 @@ TEST_CASE("JSON lists every catalog card as a recommendation or a rejection", "[
   const Result list = run({"catalog", "list", "--format", "json"});
   const auto catalog = nlohmann::json::parse(list.out);
   CHECK(doc["recommendations"].size() + doc["rejected"].size() == catalog["gpus"].size());
-  CHECK(doc["schema_version"] == 1);
+  CHECK(doc["schema_version"] == 2);
   CHECK(doc["request"]["params_text"] == "70B");
   CHECK(catalog["gpus"].size() >= 22);
 }
@@ -230,7 +230,7 @@ TEST_CASE("inference reports throughput, latency and capacity, FP8 only on FP8 c
   bool a100_rejected_for_fp8 = false;
   for (const auto& rejected : doc["rejected"]) {
     if (rejected["gpu"]["id"] == "a100-80gb-sxm4") {
-      a100_rejected_for_fp8 = rejected["reasons"][0].get<std::string>().find("FP8") != std::string::npos;
+      a100_rejected_for_fp8 = rejected["reasons"][0]["message"].get<std::string>().find("FP8") != std::string::npos;
     }
   }
   CHECK(a100_rejected_for_fp8);
