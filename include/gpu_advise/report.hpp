@@ -71,7 +71,8 @@ struct WayOut {
   // One lever the way out moves, with its value before and after (strings as
   // typed on the command line; an empty `to` means the flag is dropped).
   struct Change {
-    std::string lever;  // "optimizer", "precision", "kv_precision", "concurrency", "region", "count", "deadline", "task"
+    std::string lever;  // optimizer, zero, recompute, precision, kv_precision, concurrency, context, region, mode,
+                        // count, deadline, task
     std::string from;
     std::string to;
   };
@@ -82,6 +83,7 @@ struct WayOut {
   std::optional<double> rent_usd_per_hour;  // count x typical rent
   std::vector<std::string> drops;           // the flags this way out drops ("--count", "--deadline")
   std::optional<double> wall_hours;         // training: typical wall time on this way out
+  std::optional<double> run_usd;            // training: typical rent for the run
   std::vector<std::string> sets;            // the flag settings it changes ("--optimizer adamw-bf16", "--region cn")
   std::vector<Change> changes;              // every lever it moves, for scripts
 };

@@ -50,6 +50,7 @@ enum class Phrase {
   way_out_with,
   way_out_price,
   way_out_time,
+  way_out_run,
   rejected,
   warnings,
   assumptions,

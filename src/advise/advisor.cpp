@@ -4,6 +4,7 @@
 #include "gpu_advise/advisor.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -53,10 +54,78 @@ bool rule_rejects(const RuleSet& rules, const Request& request, const GpuSpec& g
   return false;
 }
 
+// One setting a way out moves: its flag name (as in WayOut::Change), the
+// value asked for and the one tried.
+struct Lever {
+  std::string name;
+  std::string from;
+  std::string to;
+  std::function<void(Request&)> apply;
+};
+
+// The single levers worth trying for this request, each on the cards and
+// count asked for: memory (optimizer, ZeRO, recompute; precision, KV cache,
+// concurrency, context), then where a rule may stand in the way (region,
+// mode).
+std::vector<Lever> levers_for(const Request& request) {
+  std::vector<Lever> out;
+  if (request.task == Task::full || request.task == Task::pretrain) {
+    for (const Optimizer optimizer : {Optimizer::adamw_bf16, Optimizer::adamw_8bit}) {
+      if (request.optimizer != optimizer) {
+        out.push_back({"optimizer", std::string(to_string(request.optimizer)), std::string(to_string(optimizer)),
+                       [optimizer](Request& r) { r.optimizer = optimizer; }});
+      }
+    }
+  }
+  if (is_training(request.task) && request.zero_stage && *request.zero_stage < 3) {
+    out.push_back({"zero", std::to_string(*request.zero_stage), "3", [](Request& r) { r.zero_stage = 3; }});
+  }
+  if (is_training(request.task) && request.recompute && *request.recompute != Recompute::full) {
+    out.push_back({"recompute", std::string(to_string(*request.recompute)), "full",
+                   [](Request& r) { r.recompute = Recompute::full; }});
+  }
+  if (request.task == Task::inference) {
+    for (const InferencePrecision precision : {InferencePrecision::int8, InferencePrecision::int4}) {
+      if (static_cast<int>(request.precision) < static_cast<int>(precision)) {
+        out.push_back({"precision", std::string(to_string(request.precision)), std::string(to_string(precision)),
+                       [precision](Request& r) { r.precision = precision; }});
+      }
+    }
+    if (request.kv_precision != KvPrecision::fp8) {
+      out.push_back({"kv_precision", std::string(to_string(request.kv_precision)), "fp8",
+                     [](Request& r) { r.kv_precision = KvPrecision::fp8; }});
+    }
+    if (request.concurrency > 1) {
+      const int fewer = std::max(1, request.concurrency / 4);
+      out.push_back({"concurrency", std::to_string(request.concurrency), std::to_string(fewer),
+                     [fewer](Request& r) { r.concurrency = fewer; }});
+    }
+    if (request.context > 2048) {
+      const int shorter = request.context / 2;
+      out.push_back({"context", std::to_string(request.context), std::to_string(shorter),
+                     [shorter](Request& r) { r.context = shorter; }});
+    }
+  }
+  if (request.region == Region::global) {
+    out.push_back({"region", "global", "cn", [](Request& r) { r.region = Region::cn; }});
+  }
+  if (request.mode == CostMode::buy) {
+    out.push_back({"mode", "buy", "rent", [](Request& r) { r.mode = CostMode::rent; }});
+  }
+  return out;
+}
+
+void record(WayOut& way, const Lever& lever) {
+  std::string flag = lever.name;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  way.sets.push_back(fmt::format("--{} {}", flag, lever.to));
+  way.changes.push_back({lever.name, lever.from, lever.to});
+}
+
 // The alternatives tried when nothing fits, first those that keep the user's
-// cards and count and move one lever (optimizer, inference precision, KV
-// cache, concurrency, region), then dropping --count or --deadline, then
-// lighter tasks. A way out that a rule would reject is not offered.
+// cards and count and move one lever, or two when no single one does; then
+// dropping --deadline, --count or both; then lighter tasks. A way out that a
+// rule would reject is not offered.
 std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, const std::vector<const GpuSpec*>& gpus,
                              const RuleSet& rules, std::string_view catalog_updated) {
   std::vector<WayOut> out;
@@ -69,79 +138,83 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
         continue;
       }
       const auto price = e.cost.rent_usd_per_gpu_hour;
-      WayOut way{alternative.task,
-                 gpu->id,
-                 gpu->name,
-                 e.count,
-                 price ? std::optional<double>(price->typical * e.count) : std::nullopt,
-                 {},
-                 e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt,
-                 {}};
+      WayOut way;
+      way.task = alternative.task;
+      way.gpu_id = gpu->id;
+      way.gpu_name = gpu->name;
+      way.count = e.count;
+      way.rent_usd_per_hour = price ? std::optional<double>(price->typical * e.count) : std::nullopt;
+      way.wall_hours = e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt;
+      way.run_usd = e.training && e.cost.rent_usd ? std::optional<double>(e.cost.rent_usd->typical) : std::nullopt;
       if (!best || cheaper(way, *best)) {
         best = std::move(way);
       }
     }
     return best;
   };
-  // One lever at a time, everything else as asked.
-  auto lever = [&](const Request& alternative, std::string name, std::string from, std::string to) {
-    if (auto way = best_for(alternative)) {
-      std::string flag = name;
-      std::replace(flag.begin(), flag.end(), '_', '-');
-      way->sets.push_back(fmt::format("--{} {}", flag, to));
-      way->changes.push_back({std::move(name), std::move(from), std::move(to)});
-      out.push_back(*way);
-    }
-  };
-  if (request.task == Task::full || request.task == Task::pretrain) {
-    for (const Optimizer optimizer : {Optimizer::adamw_bf16, Optimizer::adamw_8bit}) {
-      if (request.optimizer != optimizer) {
-        Request alternative = request;
-        alternative.optimizer = optimizer;
-        lever(alternative, "optimizer", std::string(to_string(request.optimizer)), std::string(to_string(optimizer)));
-      }
-    }
-  }
-  if (request.task == Task::inference) {
-    for (const InferencePrecision precision : {InferencePrecision::int8, InferencePrecision::int4}) {
-      if (static_cast<int>(request.precision) < static_cast<int>(precision)) {
-        Request alternative = request;
-        alternative.precision = precision;
-        lever(alternative, "precision", std::string(to_string(request.precision)), std::string(to_string(precision)));
-      }
-    }
-    if (request.kv_precision != KvPrecision::fp8) {
-      Request alternative = request;
-      alternative.kv_precision = KvPrecision::fp8;
-      lever(alternative, "kv_precision", std::string(to_string(request.kv_precision)), "fp8");
-    }
-    if (request.concurrency > 1) {
-      Request alternative = request;
-      alternative.concurrency = std::max(1, request.concurrency / 4);
-      lever(alternative, "concurrency", std::to_string(request.concurrency), std::to_string(alternative.concurrency));
-    }
-  }
-  if (request.region == Region::global) {
+  const std::vector<Lever> levers = levers_for(request);
+  bool single = false;
+  for (const Lever& lever : levers) {
     Request alternative = request;
-    alternative.region = Region::cn;
-    lever(alternative, "region", "global", "cn");
-  }
-  if (request.count || request.deadline_hours) {
-    Request relaxed = request;
-    relaxed.count.reset();
-    relaxed.deadline_hours.reset();
-    relaxed.pretrain_default_deadline_hours.reset();  // sized to memory alone
-    if (auto way = best_for(relaxed)) {
-      if (request.count) {
-        way->drops.push_back("--count");
-        way->changes.push_back({"count", std::to_string(*request.count), ""});
-      }
-      if (request.deadline_hours) {
-        way->drops.push_back("--deadline");
-        way->changes.push_back({"deadline", fmt::format("{}", *request.deadline_hours), ""});
-      }
-      out.push_back(*way);
+    lever.apply(alternative);
+    if (auto way = best_for(alternative)) {
+      record(*way, lever);
+      out.push_back(std::move(*way));
+      single = true;
     }
+  }
+  if (!single) {  // two levers together, where neither alone is enough
+    for (std::size_t i = 0; i < levers.size(); ++i) {
+      for (std::size_t j = i + 1; j < levers.size(); ++j) {
+        if (levers[i].name == levers[j].name) {
+          continue;
+        }
+        Request alternative = request;
+        levers[i].apply(alternative);
+        levers[j].apply(alternative);
+        if (auto way = best_for(alternative)) {
+          record(*way, levers[i]);
+          record(*way, levers[j]);
+          out.push_back(std::move(*way));
+        }
+      }
+    }
+  }
+  // Relax what the user fixed: the deadline alone (keeping --count), --count
+  // alone, then both.
+  auto relax = [&](bool count, bool deadline) {
+    Request relaxed = request;
+    if (count) {
+      relaxed.count.reset();
+    }
+    if (deadline) {
+      relaxed.deadline_hours.reset();
+      relaxed.pretrain_default_deadline_hours.reset();  // sized to memory alone
+    }
+    auto way = best_for(relaxed);
+    if (!way) {
+      return false;
+    }
+    if (count) {
+      way->drops.push_back("--count");
+      way->changes.push_back({"count", std::to_string(*request.count), ""});
+    }
+    if (deadline) {
+      way->drops.push_back("--deadline");
+      way->changes.push_back({"deadline", fmt::format("{}h", *request.deadline_hours), ""});
+    }
+    out.push_back(std::move(*way));
+    return true;
+  };
+  bool relaxed = false;
+  if (request.deadline_hours) {
+    relaxed = relax(false, true);
+  }
+  if (request.count && !relaxed) {
+    relaxed = relax(true, false);
+  }
+  if (request.count && request.deadline_hours && !relaxed) {
+    relax(true, true);
   }
   std::vector<Task> lighter;
   switch (request.task) {

@@ -481,6 +481,7 @@ std::string render_json(const Report& report, Language language, JsonStyle style
                            {"gpu", ordered{{"id", w.gpu_id}, {"name", w.gpu_name}}},
                            {"count", w.count},
                            {"rent_usd_per_hour", optional_value(w.rent_usd_per_hour)},
+                           {"run_usd", optional_value(w.run_usd)},
                            {"drops", w.drops},
                            {"sets", w.sets},
                            {"changes", changes},
@@ -519,8 +520,8 @@ std::string render_json(const Report& report, Language language, JsonStyle style
   auto displaced = [](const std::optional<Report::Displaced>& d) {
     return d ? ordered{{"gpu_name", d->gpu_name}, {"headroom", round6(d->headroom)}} : ordered(nullptr);
   };
-  out["displaced"] = ordered{{"tight", displaced(report.displaced_tight)},
-                             {"oversized", displaced(report.displaced_oversized)}};
+  out["displaced"] =
+      ordered{{"tight", displaced(report.displaced_tight)}, {"oversized", displaced(report.displaced_oversized)}};
   out["assumptions"] = assumptions(report.request, report.model, language);
   ordered warnings = ordered::array();
   for (const auto& rule : report.unmatched_rules) {

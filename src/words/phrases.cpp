@@ -66,6 +66,7 @@ constexpr Entry entries[] = {
   {Phrase::way_out_with, " with {}", "（改用 {}）"},
   {Phrase::way_out_price, ", rent about {}/hour", "，租金约每小时 {}"},
   {Phrase::way_out_time, ", about {}", "，约 {}"},
+  {Phrase::way_out_run, ", rent about {} for the run", "，整次训练租金约 {}"},
   {Phrase::rejected, "Rejected ({}):", "未入选（{}）："},
   {Phrase::warnings, "Warnings:", "警告："},
   {Phrase::assumptions, "Assumptions:", "假设："},

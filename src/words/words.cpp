@@ -117,8 +117,10 @@ std::string describe(const WayOut& way, const Request& request, Language languag
   if (!way.sets.empty()) {
     condition += say(language, Phrase::way_out_with, text::join(way.sets, " "));
   }
-  const std::string price =
-      way.rent_usd_per_hour ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour, unit)) : "";
+  const std::string price = way.run_usd ? say(language, Phrase::way_out_run, format::money(*way.run_usd, unit))
+                            : way.rent_usd_per_hour
+                                ? say(language, Phrase::way_out_price, format::money(*way.rent_usd_per_hour, unit))
+                                : "";
   const std::string time =
       way.wall_hours ? say(language, Phrase::way_out_time, say_duration(language, *way.wall_hours)) : "";
   return say(language, Phrase::way_out, describe(way.task, language), way.count, way.gpu_name, condition, price, time);

@@ -136,9 +136,8 @@ TEST_CASE("ways out and rejections carry a kind, their numbers and the levers th
   CHECK(lighter);
 
   // A rule's rejection names the rule; a budget's names the cost and the cap.
-  const Result cn =
-      run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--region", "cn", "--mode", "buy", "--format",
-           "json"});
+  const Result cn = run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--region", "cn", "--mode", "buy",
+                         "--format", "json"});
   const auto cn_doc = nlohmann::json::parse(cn.out);
   bool rule = false;
   for (const auto& rejected : cn_doc["rejected"]) {
@@ -200,7 +199,8 @@ TEST_CASE("the budget tier sizes the plan: speed first buys speed, cost first na
   CHECK(pre_high["training"]["wall_hours"]["typical"].get<double>() < 168);
   CHECK(pre_high["sizing"]["stop"] == "short_run");
   // Cost first in China: the cheapest plan ranks below, and the headline says why.
-  const Result low = run({"--params", "70B", "--task", "lora", "--budget", "low", "--region", "cn", "--format", "json"});
+  const Result low =
+      run({"--params", "70B", "--task", "lora", "--budget", "low", "--region", "cn", "--format", "json"});
   const auto low_doc = nlohmann::json::parse(low.out);
   REQUIRE(low_doc["cheaper_below"].is_object());
   CHECK(low_doc["cheaper_below"]["rank"].get<int>() > 1);
@@ -237,4 +237,29 @@ TEST_CASE("counts follow the shapes providers rent and the servers sold", "[cli]
   // 16 x RTX 4090 span two servers: the note says so, with the network.
   const Result rtx = run({"--params", "13B", "--task", "full", "--gpu", "rtx-4090", "--count", "16"});
   CHECK_THAT(rtx.out, Catch::Contains("in 2 servers") && Catch::Contains("Gb/s per GPU"));
+}
+
+TEST_CASE("ways out try every lever, two together when one is not enough, and the mode a rule blocks",
+          "[cli][advice]") {
+  // ZeRO-1 and selective recompute fixed: neither the optimizer nor full
+  // recompute alone fits 70B on 8 x A100, both together do.
+  const Result pair = run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4", "--count", "8", "--zero",
+                           "1", "--recompute", "selective", "--format", "json"});
+  CHECK(pair.status == 1);
+  const auto pair_doc = nlohmann::json::parse(pair.out);
+  const auto& first = pair_doc["ways_out"][0];
+  CHECK(first["count"] == 8);
+  REQUIRE(first["changes"].size() == 2);
+  CHECK(first["changes"][1]["lever"] == "recompute");
+  CHECK(first["changes"][1]["from"] == "selective");
+  CHECK(first["changes"][1]["to"] == "full");
+  CHECK(first["run_usd"].get<double>() > 0);
+  // Buying an A100 in China is blocked by a rule; renting one is the way out.
+  const Result buy = run({"--params", "7B", "--task", "lora", "--gpu", "a100-80gb-sxm4", "--region", "cn", "--mode",
+                          "buy"});
+  CHECK(buy.status == 1);
+  CHECK_THAT(buy.out, Catch::Contains("fits on 1 x A100 80GB SXM4 with --mode rent"));
+  // 405B served on 8 x H100: INT8 weights fit on those 8.
+  CHECK_THAT(run({"--params", "405B", "--task", "inference", "--gpu", "h100-sxm5", "--count", "8"}).out,
+             Catch::Contains("inference fits on 8 x H100 SXM5 80GB with --precision int8"));
 }
