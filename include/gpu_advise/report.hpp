@@ -129,6 +129,10 @@ struct Report {
   };
   std::optional<CheaperBelow> cheaper_below;
   std::vector<Rejection> rejected;
+  // The rejected cards a client would ask about (indices into `rejected`, at
+  // most five): those that fit but a rule or the budget ruled out, then the
+  // largest that did not fit; never the cards --gpu left out.
+  std::vector<std::size_t> why_not;
   std::vector<WayOut> ways_out;
   std::optional<int> batch_line;               // batch: the input line this report answers
   std::vector<UnmatchedRule> unmatched_rules;  // about the run as a whole

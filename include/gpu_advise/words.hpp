@@ -37,12 +37,20 @@ struct Sentence {
 // estimate's caveats, then the lines of the rules that fired on it.
 [[nodiscard]] std::vector<Sentence> rationale(const Request& request, const Recommendation& pick, Language language);
 
+// "84 = cost 50 + speed 13 + headroom 10 + ecosystem 11 - rules 8".
+[[nodiscard]] std::string describe(const ScoreBreakdown& score, Language language);
+
+// A paragraph a client can read alone: what to rent or buy, for how long and
+// at what cost, the main alternative and the main risk (or, when nothing
+// fits, the first way out).
+[[nodiscard]] std::string client_summary(const Report& report, Language language);
+
 // How the budget tier sized a plan: "speed first: 8 GPUs instead of the 4
 // that fit cut the time by 50%; 16 GPUs would leave the server"; empty for --count.
 [[nodiscard]] std::string describe_sizing(const Estimate& estimate, BudgetTier budget, Language language);
 
 // The lines under the headline: a Best that was set aside, the cheaper plan
-// ranked below (cost first), how the Best was sized, the unpriced cards.
+// ranked below (cost first), the unpriced cards.
 [[nodiscard]] std::vector<std::string> headline_notes(const Report& report, Language language);
 
 // The estimate's caveats for a pick, in words.

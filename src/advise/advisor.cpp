@@ -267,6 +267,35 @@ std::optional<RejectReason> over_budget(const Request& request, const Estimate& 
   return std::nullopt;
 }
 
+constexpr std::size_t why_not_cards = 5;
+
+// The rejected cards a client would ask about: the ones that fit but a rule or
+// the budget ruled out first, then the largest of those that did not fit.
+std::vector<std::size_t> closest_rejected(const std::vector<Rejection>& rejected) {
+  auto has = [](const Rejection& r, auto kind) {
+    return std::any_of(r.reasons.begin(), r.reasons.end(),
+                       [&](const RejectReason& reason) { return std::holds_alternative<decltype(kind)>(reason); });
+  };
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < rejected.size(); ++i) {
+    if (!has(rejected[i], NotSelected{})) {
+      out.push_back(i);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) {
+    const bool fits_a = !has(rejected[a], Shortfall{});
+    const bool fits_b = !has(rejected[b], Shortfall{});
+    if (fits_a != fits_b) {
+      return fits_a;
+    }
+    return rejected[a].gpu.memory.capacity_gib > rejected[b].gpu.memory.capacity_gib;
+  });
+  if (out.size() > why_not_cards) {
+    out.resize(why_not_cards);
+  }
+  return out;
+}
+
 }  // namespace
 
 Report advise(const Request& request, const ModelShape& model, const Catalog& catalog, const RuleSet& rules) {
@@ -404,6 +433,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     option.fastest = option.score.speed >= 1.0;
   }
   report.recommendations = std::move(options);
+  report.why_not = closest_rejected(report.rejected);
   if (!report.anything_fits()) {
     report.ways_out = ways_out(request, report.model, considered, rules, catalog.info().updated);
   }

@@ -19,7 +19,8 @@ namespace document {
 
 namespace {
 
-constexpr std::size_t charted_cards = 10;  // cards shown in the charts and the memory table
+constexpr std::size_t charted_cards = 10;   // cards shown in the charts and the memory table
+constexpr std::size_t explained_picks = 3;  // picks whose reasons are given
 
 std::string range_money(const std::optional<Range>& r, format::MoneyUnit unit, Language l) {
   if (!r) {
@@ -40,8 +41,11 @@ std::vector<Block> build(const Report& report, Language l) {
       l == Language::zh && report.model.source != ModelSource::inferred ? " " + model_name : model_name;
   doc.push_back(Heading{1, say(l, Phrase::report_title, describe(r.task, l), model)});
 
-  // ---- summary
+  // ---- summary: a paragraph a client can read alone, then the workload
   doc.push_back(Heading{2, say(l, Phrase::section_summary)});
+  if (r.compare.empty()) {
+    doc.push_back(Paragraph{client_summary(report, l)});
+  }
   std::string budget = describe(r.budget, l);
   if (r.budget_usd) {
     budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd, format::money_unit(r)));
@@ -89,6 +93,16 @@ std::vector<Block> build(const Report& report, Language l) {
       why.items.push_back(std::move(sentence.text));
     }
     doc.push_back(why);
+    // The reasons for the runners-up, so a client sees why not them.
+    for (std::size_t i = 1; i < report.recommendations.size() && i < explained_picks; ++i) {
+      const auto& rec = report.recommendations[i];
+      doc.push_back(Heading{3, say(l, Phrase::why, rec.rank, rec.gpu.name, describe(rec.score, l))});
+      Bullets lines;
+      for (auto& sentence : rationale(r, rec, l)) {
+        lines.items.push_back(std::move(sentence.text));
+      }
+      doc.push_back(lines);
+    }
 
     // ---- comparison
     doc.push_back(Heading{2, say(l, Phrase::section_comparison)});
@@ -200,6 +214,18 @@ std::vector<Block> build(const Report& report, Language l) {
     } else {
       doc.push_back(risks);
     }
+  }
+
+  // ---- why not the cards a client would ask about
+  if (!report.why_not.empty() && r.compare.empty()) {
+    doc.push_back(Heading{2, say(l, Phrase::section_why_not)});
+    Bullets why_not;
+    for (const std::size_t i : report.why_not) {
+      const Rejection& rej = report.rejected[i];
+      why_not.items.push_back(fmt::format(
+          "{}: {}", rej.gpu.name, text::join(reasons(rej, report.request, l), say(l, Phrase::reason_separator))));
+    }
+    doc.push_back(why_not);
   }
 
   // ---- rejected

@@ -78,19 +78,6 @@ std::string time_cell(const Estimate& e, Language l) {
   return "-";
 }
 
-std::string score_parts(const ScoreBreakdown& s, Language l) {
-  const double k = 100;
-  std::string text =
-      s.cost_known ? say(l, Phrase::score_parts, s.total, k * s.cost_weight * s.cost, k * s.speed_weight * s.speed,
-                         k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk)
-                   : say(l, Phrase::score_parts_unpriced, s.total, k * s.cost_weight * s.cost,
-                         k * s.speed_weight * s.speed, k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk);
-  if (s.rules != 0) {
-    text += say(l, Phrase::score_rules, s.rules > 0 ? "+" : "-", std::abs(s.rules));
-  }
-  return text;
-}
-
 std::string headline(const Report& report, Language l) {
   const Recommendation& best = report.recommendations.front();
   const Estimate& e = best.estimate;
@@ -278,7 +265,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     }
     for (std::size_t i = 0; i < report.recommendations.size() && i < explained_picks; ++i) {
       const auto& r = report.recommendations[i];
-      out += "\n" + paint.bold(say(l, Phrase::why, r.rank, r.gpu.name, score_parts(r.score, l))) + "\n";
+      out += "\n" + paint.bold(say(l, Phrase::why, r.rank, r.gpu.name, describe(r.score, l))) + "\n";
       for (const auto& line : rationale(report.request, r, l)) {
         const std::string text = bullet(line.text, width);
         out += line.warning ? paint.warn(text.substr(0, text.size() - 1)) + "\n" : text;
@@ -324,7 +311,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
   if (report.request.explain) {
     out += "\n" + paint.bold(say(l, Phrase::rule_evaluation)) + "\n";
     for (const auto& r : report.recommendations) {
-      out += fmt::format("  #{} {}: {}\n", r.rank, r.gpu.name, score_parts(r.score, l));
+      out += fmt::format("  #{} {}: {}\n", r.rank, r.gpu.name, describe(r.score, l));
       out += explain_findings(r.findings, paint, l);
     }
     for (const auto& r : report.rejected) {

@@ -356,6 +356,93 @@ std::string rule_line(const Finding& f, Language language) {
 
 }  // namespace
 
+std::string describe(const ScoreBreakdown& s, Language language) {
+  const double k = 100;
+  std::string text =
+      s.cost_known ? say(language, Phrase::score_parts, s.total, k * s.cost_weight * s.cost,
+                         k * s.speed_weight * s.speed, k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk)
+                   : say(language, Phrase::score_parts_unpriced, s.total, k * s.cost_weight * s.cost,
+                         k * s.speed_weight * s.speed, k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk);
+  if (s.rules != 0) {
+    text += say(language, Phrase::score_rules, s.rules > 0 ? "+" : "-", std::abs(s.rules));
+  }
+  return text;
+}
+
+namespace {
+
+// "about 3.5 h and $111 for the run (100M tokens)", "about 348 tokens/s for 8
+// concurrent sequences at $7.90/hour", or the cards' price when buying.
+std::string plan_in_brief(const Request& request, const Recommendation& pick, Language language) {
+  const Estimate& e = pick.estimate;
+  const format::MoneyUnit unit = format::money_unit(request);
+  const auto& cost = request.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
+  const std::string money = cost ? format::money(cost->typical, unit) : say(language, Phrase::no_price);
+  std::string out;
+  if (e.training) {
+    out = say(language, Phrase::brief_training, say_duration(language, e.training->wall_hours.typical), money,
+              format_parameter_count(e.training->tokens));
+  } else if (e.inference) {
+    out = say(language, request.mode == CostMode::rent ? Phrase::brief_serving_rent : Phrase::brief_serving_own,
+              e.inference->tokens_per_s.typical, e.inference->concurrency, money);
+  }
+  if (request.mode == CostMode::buy && e.cost.purchase_usd) {
+    out += say(language, Phrase::brief_cards, format::money(e.cost.purchase_usd->typical, unit));
+  }
+  return out;
+}
+
+// The one thing most likely to go wrong with a pick, or nullopt.
+std::optional<std::string> main_risk(const Recommendation& pick, Language language) {
+  for (const auto& f : pick.findings) {
+    if (f.fired && f.effect == EffectKind::warning) {
+      return f.message_in(language);
+    }
+  }
+  if (pick.estimate.tight()) {
+    return say(language, Phrase::tight_plan);
+  }
+  if (!pick.estimate.notes.empty()) {
+    return describe(pick.estimate.notes.front(), language);
+  }
+  for (const auto& f : pick.findings) {
+    if (f.fired && f.effect == EffectKind::note && f.points <= 0) {  // a note that adds points is no risk
+      return f.message_in(language);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string client_summary(const Report& report, Language language) {
+  const Request& request = report.request;
+  if (!report.anything_fits()) {
+    if (report.ways_out.empty()) {
+      return say(language, Phrase::brief_nothing);
+    }
+    return say(language, Phrase::brief_nothing_way_out, describe(report.ways_out.front(), request, language));
+  }
+  if (report.recommendations.empty()) {
+    return {};
+  }
+  const Recommendation& best = report.recommendations.front();
+  std::string out = say(language, request.mode == CostMode::rent ? Phrase::brief_rent : Phrase::brief_buy,
+                        best.estimate.count, best.gpu.name, plan_in_brief(request, best, language));
+  if (report.recommendations.size() > 1) {
+    const Recommendation& next = report.recommendations[1];
+    out += say(language, Phrase::brief_alternative, next.estimate.count, next.gpu.name,
+               plan_in_brief(request, next, language));
+  }
+  if (const auto risk = main_risk(best, language)) {
+    out += say(language, Phrase::brief_risk, *risk);
+  } else if (best.estimate.training) {
+    const Range& w = best.estimate.training->wall_hours;
+    out += say(language, Phrase::brief_no_risk, say_duration(language, w.low), say_duration(language, w.high));
+  }
+  return out;
+}
+
 std::string describe_sizing(const Estimate& e, BudgetTier budget, Language language) {
   const Sizing& z = e.sizing;
   std::string line;
@@ -423,12 +510,6 @@ std::vector<std::string> headline_notes(const Report& report, Language language)
     const format::MoneyUnit unit = format::money_unit(report.request);
     out.push_back(say(language, Phrase::cheaper_below, c.count, c.gpu_name, format::money(c.cost_usd, unit), c.rank,
                       text::join(why, language == Language::zh ? "、" : ", ")));
-  }
-  if (!report.recommendations.empty()) {
-    if (auto line = describe_sizing(report.recommendations.front().estimate, report.request.budget, language);
-        !line.empty()) {
-      out.push_back(std::move(line));
-    }
   }
   if (report.unpriced > 0) {
     out.push_back(say(language, Phrase::unpriced_count, report.unpriced, report.feasible));

@@ -179,9 +179,10 @@ TEST_CASE("the budget tier sizes the plan: speed first buys speed, cost first na
   CHECK(lora_high["sizing"]["next"] == 16);
   CHECK(lora_high["training"]["wall_hours"]["typical"].get<double>() <
         0.6 * lora_medium["training"]["wall_hours"]["typical"].get<double>());
-  const Result text = run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--budget", "high"});
-  CHECK_THAT(text.out, Catch::Contains("speed first: 8 GPUs instead of the 4 that fit cut the time by 50%; 16 GPUs "
-                                       "would leave the server"));
+  const Result text =
+      run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--budget", "high", "--format", "markdown"});
+  CHECK_THAT(text.out, Catch::Contains("speed first: 8 GPUs instead of the 4 of the smallest plan on offer cut the "
+                                       "time by 50%; 16 GPUs would leave the server"));
   // 7B pretraining on 1T tokens on H100: 24 (the 90-day default) at low, 48 at
   // medium, and speed first adds servers until the run takes under a week.
   std::vector<std::string> pretrain{"--params", "7B", "--task", "pretrain", "--tokens", "1T", "--gpu", "h100-sxm5"};
@@ -255,11 +256,38 @@ TEST_CASE("ways out try every lever, two together when one is not enough, and th
   CHECK(first["changes"][1]["to"] == "full");
   CHECK(first["run_usd"].get<double>() > 0);
   // Buying an A100 in China is blocked by a rule; renting one is the way out.
-  const Result buy = run({"--params", "7B", "--task", "lora", "--gpu", "a100-80gb-sxm4", "--region", "cn", "--mode",
-                          "buy"});
+  const Result buy =
+      run({"--params", "7B", "--task", "lora", "--gpu", "a100-80gb-sxm4", "--region", "cn", "--mode", "buy"});
   CHECK(buy.status == 1);
   CHECK_THAT(buy.out, Catch::Contains("fits on 1 x A100 80GB SXM4 with --mode rent"));
   // 405B served on 8 x H100: INT8 weights fit on those 8.
   CHECK_THAT(run({"--params", "405B", "--task", "inference", "--gpu", "h100-sxm5", "--count", "8"}).out,
              Catch::Contains("inference fits on 8 x H100 SXM5 80GB with --precision int8"));
+}
+
+TEST_CASE("reports open with a summary a client can read alone, give reasons for three and say why not",
+          "[cli][report]") {
+  for (const char* format : {"markdown", "html"}) {
+    CAPTURE(format);
+    const Result r = run({"--params", "70B", "--task", "lora", "--region", "cn", "--format", format});
+    REQUIRE(r.status == 0);
+    const std::size_t summary = r.out.find("Summary");
+    const std::size_t rent = r.out.find("Rent 4 x Ascend 910B2 64GB: about 22.3 h and");
+    REQUIRE(summary != std::string::npos);
+    REQUIRE(rent != std::string::npos);
+    CHECK(rent > summary);
+    CHECK(rent < r.out.find("Workload"));  // before any table
+    CHECK_THAT(r.out, Catch::Contains("The main alternative: 8 x A100 40GB SXM4") && Catch::Contains("Main risk: "));
+    CHECK_THAT(r.out, Catch::Contains("Why #2 ") && Catch::Contains("Why #3 "));
+    CHECK_THAT(r.out, Catch::Contains("Why not these cards") && Catch::Contains("rule cn-rent-no-legal-stock"));
+  }
+  const Result zh =
+      run({"--params", "70B", "--task", "lora", "--region", "cn", "--format", "markdown", "--lang", "zh"});
+  CHECK_THAT(zh.out, Catch::Contains("建议租用 4 × Ascend 910B2 64GB") && Catch::Contains("主要备选") &&
+                         Catch::Contains("为何不选这些卡"));
+  // Nothing fits: the summary gives the first way out.
+  const Result none =
+      run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4", "--count", "8", "--format", "markdown"});
+  CHECK_THAT(none.out, Catch::Contains("Nothing fits as asked. The first way out: full fine-tune fits on 8 x A100 80GB "
+                                       "SXM4 with --optimizer adamw-bf16"));
 }
