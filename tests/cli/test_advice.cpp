@@ -291,3 +291,21 @@ TEST_CASE("reports open with a summary a client can read alone, give reasons for
   CHECK_THAT(none.out, Catch::Contains("Nothing fits as asked. The first way out: full fine-tune fits on 8 x A100 80GB "
                                        "SXM4 with --optimizer adamw-bf16"));
 }
+
+TEST_CASE("a whole server for a one-card job is noted and scored down; cost first keeps the single card",
+          "[cli][tiers]") {
+  const Result r = run({"--params", "1B", "--task", "full", "--budget", "low", "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["recommendations"][0]["count"] == 1);
+  for (const auto& rec : doc["recommendations"]) {
+    if (rec["sizing"]["smallest_offered"].get<int>() >= 4 * rec["sizing"]["needed"].get<int>()) {
+      bool noted = false;
+      for (const auto& rule : rec["rules"]) {
+        noted = noted || rule["id"] == "offered-in-large-shapes";
+      }
+      CAPTURE(rec["gpu"]["id"]);
+      CHECK(noted);
+    }
+  }
+}
