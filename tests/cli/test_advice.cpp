@@ -292,8 +292,7 @@ TEST_CASE("reports open with a summary a client can read alone, give reasons for
                                        "SXM4 with --optimizer adamw-bf16"));
 }
 
-TEST_CASE("a whole server for a one-card job is noted and scored down; cost first keeps the single card",
-          "[cli][tiers]") {
+TEST_CASE("a whole server for a one-card job is noted and scored down and cost first keeps one card", "[cli][tiers]") {
   const Result r = run({"--params", "1B", "--task", "full", "--budget", "low", "--format", "json"});
   REQUIRE(r.status == 0);
   const auto doc = nlohmann::json::parse(r.out);
