@@ -14,6 +14,14 @@ namespace {
 using harness::Result;
 using harness::run;
 
+// The Best of a recommend that must succeed, as JSON.
+nlohmann::json plan(std::vector<std::string> args) {
+  args.insert(args.end(), {"--format", "json"});
+  const Result r = run(args);
+  REQUIRE(r.status == 0);
+  return nlohmann::json::parse(r.out)["recommendations"][0];
+}
+
 }  // namespace
 
 TEST_CASE("money is shown in CNY in China, in every format, and amounts take a currency", "[cli][currency]") {
@@ -164,12 +172,6 @@ TEST_CASE("ways out and rejections carry a kind, their numbers and the levers th
 }
 
 TEST_CASE("the budget tier sizes the plan: speed first buys speed, cost first names the cheapest", "[cli][tiers]") {
-  auto plan = [](std::vector<std::string> args) {
-    args.insert(args.end(), {"--format", "json"});
-    const Result r = run(args);
-    REQUIRE(r.status == 0);
-    return nlohmann::json::parse(r.out)["recommendations"][0];
-  };
   // 70B LoRA on H100: 4 at medium (a 7-hour run), 8 at high, stopping at the server's edge.
   const auto lora_medium = plan({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5"});
   const auto lora_high = plan({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--budget", "high"});
@@ -213,12 +215,6 @@ TEST_CASE("the budget tier sizes the plan: speed first buys speed, cost first na
 }
 
 TEST_CASE("counts follow the shapes providers rent and the servers sold", "[cli][tiers]") {
-  auto plan = [](std::vector<std::string> args) {
-    args.insert(args.end(), {"--format", "json"});
-    const Result r = run(args);
-    REQUIRE(r.status == 0);
-    return nlohmann::json::parse(r.out)["recommendations"][0];
-  };
   // The H800 is rented as whole 8-GPU servers in China.
   const auto h800 = plan({"--params", "7B", "--task", "lora", "--gpu", "h800-sxm", "--region", "cn"});
   CHECK(h800["count"] == 8);
