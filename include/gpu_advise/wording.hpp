@@ -136,6 +136,8 @@ enum class Phrase {
   crossing_data_and_pipeline,
   note_scale_out,
   note_servers,
+  note_not_on_offer,
+  note_not_on_offer_none,
   note_fp8_fallback,
   note_tp_over_pcie,
   // shortfalls and other reasons

@@ -141,6 +141,16 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
   e.sizing.needed = needed_count(request, model, gpu, e.count);
   if (request.count) {
     e.sizing.stop = Sizing::Stop::fixed;
+    // A --count that is not a shape on offer is kept, and said to be one.
+    Request open = request;
+    open.count.reset();
+    open.max_gpus = std::max(request.max_gpus, *request.count);
+    const auto offered = CountLadder::for_request(open, gpu).at_least(*request.count);
+    if (offered != request.count) {
+      EstimateNote note{EstimateNote::Kind::not_on_offer, *request.count, 0};
+      note.offered = offered.value_or(0);
+      e.notes.push_back(note);
+    }
     return e;
   }
   return size_for_tier(request, model, gpu, std::move(e));

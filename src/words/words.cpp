@@ -106,6 +106,9 @@ std::string describe(const EstimateNote& note, Language language) {
     }
     case EstimateNote::Kind::fp8_fallback: return say(language, Phrase::note_fp8_fallback);
     case EstimateNote::Kind::tp_over_pcie: return say(language, Phrase::note_tp_over_pcie, note.gpus);
+    case EstimateNote::Kind::not_on_offer:
+      return note.offered > 0 ? say(language, Phrase::note_not_on_offer, note.gpus, note.offered)
+                              : say(language, Phrase::note_not_on_offer_none, note.gpus);
   }
   return {};
 }

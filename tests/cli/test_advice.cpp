@@ -222,6 +222,11 @@ TEST_CASE("counts follow the shapes providers rent and the servers sold", "[cli]
   CHECK(h800["sizing"]["smallest_offered"] == 8);
   CHECK_THAT(run({"--params", "7B", "--task", "lora", "--gpu", "h800-sxm", "--region", "cn"}).out,
              Catch::Contains("1 would fit, but the card is rented or sold as 8"));
+  // A --count off the shapes is kept, and said to be off them.
+  CHECK_THAT(run({"--params", "7B", "--task", "lora", "--gpu", "h800-sxm", "--region", "cn", "--count", "4", "--format",
+                  "markdown"})
+                 .out,
+             Catch::Contains("4 GPUs is not a shape this card is rented or sold in: the next on offer is 8"));
   // Buying, an HGX card comes in whole servers; a PCIe card one at a time.
   CHECK(plan({"--params", "7B", "--task", "lora", "--gpu", "h100-sxm5", "--mode", "buy", "--budget", "low"})["count"] ==
         8);
