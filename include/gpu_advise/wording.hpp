@@ -168,6 +168,7 @@ enum class Phrase {
   cheaper_rules,
   cheaper_slower,
   cheaper_headroom,
+  cheaper_below_plain,
   // the client summary of a report
   brief_rent,
   brief_buy,

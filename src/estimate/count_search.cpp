@@ -65,8 +65,10 @@ CountLadder CountLadder::multiples_of(int unit) const {
       out.m_small.push_back(n);
     }
   }
-  if (m_step > 0) {
-    out.m_step = std::lcm(m_step, unit);
+  const long long step =
+      m_step > 0 && unit > 0 ? std::lcm(static_cast<long long>(m_step), static_cast<long long>(unit)) : 0;
+  if (step > 0 && step <= m_max) {  // a larger step has no count within max
+    out.m_step = static_cast<int>(step);
     out.m_first = m_above / out.m_step + 1;
     const int last = m_max / out.m_step;
     out.m_extra = last >= out.m_first ? static_cast<std::size_t>(last - out.m_first + 1) : 0;

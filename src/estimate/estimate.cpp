@@ -105,11 +105,12 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
     if (e.layout.tensor > 1 && gpu.interconnect.domain_size < 2) {
       e.notes.push_back(EstimateNote{EstimateNote::Kind::tp_over_pcie, e.layout.tensor, 0});
     }
-    // Pipeline stages in servers with no scale-up link between them.
+    // Servers with no scale-up link between them: what crosses is what the
+    // layout sends there (tensor parallelism stays inside one server).
     const int span = std::max(node, gpu.interconnect.domain_size);
     if (e.count > span) {
       e.notes.push_back(EstimateNote{EstimateNote::Kind::multi_node, e.count, (e.count + span - 1) / span,
-                                     EstimateNote::Crossing::pipeline, gpu.node.scale_out_gbps_per_gpu});
+                                     crossing(gpu, e.layout), gpu.node.scale_out_gbps_per_gpu});
     }
   }
   add_costs(request, gpu, e);
@@ -144,7 +145,7 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
     // A --count that is not a shape on offer is kept, and said to be one.
     Request open = request;
     open.count.reset();
-    open.max_gpus = std::max(request.max_gpus, *request.count);
+    open.max_gpus = std::numeric_limits<int>::max() / 2;
     const auto offered = CountLadder::for_request(open, gpu).at_least(*request.count);
     if (offered != request.count) {
       EstimateNote note{EstimateNote::Kind::not_on_offer, *request.count, 0};

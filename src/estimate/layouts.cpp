@@ -105,14 +105,16 @@ namespace {
 std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
   std::vector<Layout> out;
   if (request.task == Task::inference) {
-    // Tensor parallel inside the scale-up domain (over PCIe for cards without
-    // one, up to 8), pipeline across domains.
+    // Tensor parallel inside the scale-up domain (over PCIe inside one server
+    // for cards without one, up to 8): the largest power of two that divides
+    // the count and the attention heads; pipeline stages for the rest.
     const int domain = std::max(1, gpu.interconnect.domain_size);
-    const int tp_limit = domain >= 2 ? domain : 8;
-    const int tp = std::min(count, tp_limit);
-    if (count % tp == 0) {
-      out.push_back(Layout{tp, count / tp, 1, 0, std::nullopt});
+    const int tp_limit = domain >= 2 ? domain : std::min(8, std::max(1, gpu.node.gpus_per_node));
+    int tp = 1;
+    while (tp * 2 <= std::min(count, tp_limit) && count % (tp * 2) == 0 && model.heads % (tp * 2) == 0) {
+      tp *= 2;
     }
+    out.push_back(Layout{tp, count / tp, 1, 0, std::nullopt});
     return out;
   }
   if (request.task == Task::lora || request.task == Task::qlora) {

@@ -62,8 +62,10 @@ Estimate size_for_tier(const Request& request, const ModelShape& model, const Gp
   }
   const bool balanced = request.budget == BudgetTier::medium;
   const CountLadder ladder = CountLadder::for_request(request, gpu);
-  const bool one_server = plan.nodes <= 1;
-  const int node = std::max(1, gpu.node.gpus_per_node);
+  // A server, for this purpose, is what the scale-up link joins when that is
+  // larger (an NVL72 rack of 4-GPU trays).
+  const int node = std::max({1, gpu.node.gpus_per_node, gpu.interconnect.domain_size});
+  const bool one_server = plan.count <= node;
   const double smallest_time = time_of(plan);
   for (;;) {
     sizing.next = 0;
@@ -84,7 +86,7 @@ Estimate size_for_tier(const Request& request, const ModelShape& model, const Gp
     Request fixed = request;
     fixed.count = *next;
     Estimate bigger = plan_at_smallest(fixed, model, gpu);
-    if (!bigger.fits) {  // more GPUs always fit; kept for safety
+    if (!bigger.fits) {  // more GPUs fit in every layout family; kept for safety
       return done(Sizing::Stop::offer);
     }
     if (bigger.training && bigger.layout.data * request.micro_batch > batch_sequences(request)) {

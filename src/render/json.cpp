@@ -259,13 +259,15 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
   out["headroom"] = round6(e.headroom());
   out["tight"] = e.tight();
   const Sizing& z = e.sizing;
-  out["sizing"] = ordered{{"needed", z.needed},
-                          {"smallest_offered", z.smallest},
-                          {"stop", stop_name(z.stop)},
-                          {"next", z.next > 0 ? ordered(z.next) : ordered(nullptr)},
-                          {"next_cut", z.next > 0 ? ordered(round6(z.next_cut)) : ordered(nullptr)},
-                          {"cut", round6(z.cut)},
-                          {"description", describe_sizing(e, request.budget, language)}};
+  out["sizing"] = ordered{
+      {"needed", z.needed},
+      {"smallest_offered", z.smallest},
+      {"stop", stop_name(z.stop)},
+      {"next", z.next > 0 ? ordered(z.next) : ordered(nullptr)},
+      {"next_cut", z.stop == Sizing::Stop::small_cut || z.stop == Sizing::Stop::cost ? ordered(round6(z.next_cut))
+                                                                                     : ordered(nullptr)},
+      {"cut", round6(z.cut)},
+      {"description", describe_sizing(e, request.budget, language)}};
   if (e.training) {
     const auto& t = *e.training;
     out["training"] = ordered{{"tokens", t.tokens},

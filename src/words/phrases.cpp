@@ -223,6 +223,7 @@ constexpr Entry entries[] = {
   {Phrase::sizing_tier_high, "speed first", "速度优先"},
   {Phrase::sizing_tier_medium, "balanced", "均衡"},
   {Phrase::cheaper_below, "Cheapest: {} x {} at {} ranks #{} because of: {}", "最便宜的方案：{} × {}，{}，排第 {} 位，原因：{}"},
+  {Phrase::cheaper_below_plain, "Cheapest: {} x {} at {} ranks #{}", "最便宜的方案：{} × {}，{}，排第 {} 位"},
   {Phrase::cheaper_headroom, "less memory headroom", "显存余量更少"},
   {Phrase::cheaper_software, "{}, not CUDA", "{} 而非 CUDA"},
   {Phrase::cheaper_estimated, "its figures are estimates", "规格数据为估计值"},

@@ -511,8 +511,11 @@ std::vector<std::string> headline_notes(const Report& report, Language language)
       why.push_back(say(language, Phrase::cheaper_headroom));
     }
     const format::MoneyUnit unit = format::money_unit(report.request);
-    out.push_back(say(language, Phrase::cheaper_below, c.count, c.gpu_name, format::money(c.cost_usd, unit), c.rank,
-                      text::join(why, language == Language::zh ? "、" : ", ")));
+    out.push_back(
+        why.empty()
+            ? say(language, Phrase::cheaper_below_plain, c.count, c.gpu_name, format::money(c.cost_usd, unit), c.rank)
+            : say(language, Phrase::cheaper_below, c.count, c.gpu_name, format::money(c.cost_usd, unit), c.rank,
+                  text::join(why, language == Language::zh ? "、" : ", ")));
   }
   if (report.unpriced > 0) {
     out.push_back(say(language, Phrase::unpriced_count, report.unpriced, report.feasible));

@@ -587,3 +587,42 @@ TEST_CASE("speed first stops at the global batch and at the largest count on off
   CHECK(fixed.count == 8);
   CHECK(fixed.sizing.stop == Sizing::Stop::fixed);
 }
+
+TEST_CASE("serving layouts: tensor parallelism divides the count and the heads and stays in one server", "[estimate]") {
+  const GpuSpec nvlink = test::card("g80", 80, 2000, 312, 8, 2.0);
+  ModelShape model = infer_shape(70e9);
+  Request r = request(70e9, Task::inference);
+  r.count = 5;  // no power of two divides 5: pipeline stages
+  Estimate five = estimate(r, model, nvlink);
+  CHECK(five.layout.tensor == 1);
+  CHECK(five.layout.pipeline == 5);
+  model.heads = 28;  // Qwen2.5-7B's 28 heads do not split 8 ways
+  r.count = 8;
+  const Estimate eight = estimate(r, model, nvlink);
+  CHECK(eight.layout.tensor == 4);
+  CHECK(eight.layout.pipeline == 2);
+  GpuSpec single = test::card("gh", 96, 4000, 990, 1, 4.0);  // one GPU a server, no scale-up link
+  single.node.gpus_per_node = 1;
+  r.count = 4;
+  const Estimate modules = estimate(r, infer_shape(70e9), single);
+  CHECK(modules.layout.tensor == 1);  // no tensor parallelism across servers
+  REQUIRE_FALSE(modules.notes.empty());
+  const auto crossing = std::find_if(modules.notes.begin(), modules.notes.end(),
+                                     [](const EstimateNote& n) { return n.kind == EstimateNote::Kind::multi_node; });
+  REQUIRE(crossing != modules.notes.end());
+  CHECK(crossing->crossing == EstimateNote::Crossing::pipeline);
+  CHECK(crossing->nodes == 4);
+}
+
+TEST_CASE("speed first treats one NVLink domain as one server", "[estimate][tiers]") {
+  GpuSpec rack = test::card("rack", 186, 8000, 2500, 72, 10.0);
+  rack.node.gpus_per_node = 4;
+  rack.node.rent_shapes = {4, 72};
+  Request r = test::request(70e9, Task::inference);
+  r.budget = BudgetTier::high;
+  const Estimate e = estimate(r, infer_shape(70e9), rack);
+  REQUIRE(e.fits);
+  CHECK(e.count == 72);  // within the rack's NVLink domain
+  CHECK(e.sizing.stop == Sizing::Stop::node);
+  CHECK(e.sizing.next == 144);
+}
