@@ -131,6 +131,9 @@ struct Request {
   int context = 4096;       // tokens per sequence held in the KV cache (prompt + output)
   int output_tokens = 512;  // tokens generated per request (capped at half the context)
   int concurrency = 8;      // sequences served at once
+  // The scheduler's limit on running sequences: vLLM's default max_num_seqs
+  // (docs.vllm.ai, engine arguments); the batch at maximum load never exceeds it.
+  int max_batch = 256;
 
   // Cost. Every figure is computed in USD; money is shown in `currency`,
   // converted at the catalog's rate (set with the currency by to_request()).

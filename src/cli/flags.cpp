@@ -89,6 +89,10 @@ const std::vector<FlagSpec>& flag_table() {
       {"--concurrency", &Flags::concurrency, "Inference", "N",
        fmt::format("Sequences served at once (default {})", shown(d.concurrency)), "", FlagScope::inference,
        "concurrency", false},
+      {"--max-batch", &Flags::max_batch, "Inference", "N",
+       fmt::format("The scheduler's limit on running sequences, as vLLM's max_num_seqs (default {})",
+                   shown(d.max_batch)),
+       "", FlagScope::inference, "max_batch", false},
       {"--mode", &Flags::mode, "Cost", "MODE", fmt::format("rent | buy (default {})", shown(d.mode)), "",
        FlagScope::any, "mode", false},
       {"--currency", &Flags::currency, "Cost", "CURRENCY",
@@ -329,6 +333,15 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   }
   if (!flags.concurrency.empty()) {
     request.concurrency = integer(flags.concurrency, "--concurrency", 1'000'000);
+  }
+  if (!flags.max_batch.empty()) {
+    request.max_batch = integer(flags.max_batch, "--max-batch", 1'000'000);
+  }
+  if (request.concurrency > request.max_batch) {
+    throw UsageError(
+        fmt::format("--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
+                    "sequences: raise --max-batch, or serve fewer at once",
+                    request.concurrency, request.max_batch));
   }
   const int window = is_training(request.task) ? request.seq_len : request.context;
   if (model.max_context > 0 && window > model.max_context) {

@@ -67,6 +67,7 @@ struct Flags {
   std::string context;
   std::string output_tokens;
   std::string concurrency;
+  std::string max_batch;
   std::string max_gpus;
   std::string mode;
   std::string currency;

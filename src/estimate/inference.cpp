@@ -62,6 +62,8 @@ InferenceEstimate inference_performance(const Request& request, const ModelShape
   const double per_sequence = memory.kv_cache / std::max(request.concurrency, 1);
   const double free_bytes = usable - memory.weights - memory.reserve;
   inf.max_concurrency = per_sequence > 0 ? static_cast<int>(std::floor(free_bytes / per_sequence)) : 0;
+  // The scheduler runs at most max_batch sequences (vLLM's max_num_seqs).
+  inf.max_concurrency = std::min(inf.max_concurrency, request.max_batch);
   inf.max_concurrency = std::max(inf.max_concurrency, request.concurrency);
 
   const Range& eta = gpu.efficiency.decode_bandwidth;

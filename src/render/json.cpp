@@ -98,6 +98,7 @@ ordered request_json(const Request& r) {
     out["prompt_tokens"] = r.prompt_tokens();
     out["output_tokens"] = r.effective_output_tokens();
     out["concurrency"] = r.concurrency;
+    out["max_batch"] = r.max_batch;
   }
   if (r.mode == CostMode::buy) {
     out["ownership"] = ordered{{"amortisation_years", r.ownership.amortisation_years},

@@ -101,7 +101,8 @@ std::string headline(const Report& report, Language l) {
     line += say(l, report.request.tokens ? Phrase::best_tokens : Phrase::best_tokens_default,
                 format_parameter_count(e.training->tokens));
   } else if (e.inference) {
-    line += say(l, Phrase::best_inference, e.inference->tokens_per_s.typical);
+    const double tpot = e.inference->tpot_ms.typical;
+    line += say(l, Phrase::best_inference, e.inference->tokens_per_s.typical, tpot > 0 ? 1000.0 / tpot : 0.0, tpot);
     if (e.cost.usd_per_million_tokens) {
       line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical, unit));
     }

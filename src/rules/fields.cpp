@@ -255,6 +255,20 @@ const std::vector<Field>& registry() {
       const auto* e = fitted(f);
       return e && e->inference ? number(e->inference->tokens_per_s.typical) : std::nullopt;
     });
+    add("tpot_ms", N, "inference: typical time per output token for each sequence, ms", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e && e->inference ? number(e->inference->tpot_ms.typical) : std::nullopt;
+    });
+    add("user_tokens_per_s", N, "inference: output tokens/s each user sees (1000 / tpot_ms)", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* e = fitted(f);
+          return e && e->inference && e->inference->tpot_ms.typical > 0 ? number(1000.0 / e->inference->tpot_ms.typical)
+                                                                        : std::nullopt;
+        });
+    add("ttft_ms", N, "inference: typical time to first token for one request, ms", {}, [](const Facts& f) {
+      const auto* e = fitted(f);
+      return e && e->inference ? number(e->inference->ttft_ms.typical) : std::nullopt;
+    });
     add("cost_usd", N, "the plan's typical cost: a training run or a month of serving (rent), or the cards (buy)", {},
         [](const Facts& f) -> std::optional<FieldValue> {
           const auto* e = fitted(f);

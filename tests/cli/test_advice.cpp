@@ -70,8 +70,10 @@ TEST_CASE("the headline says what drives it, plans show their headroom, unpriced
   REQUIRE(lora.status == 0);
   CHECK_THAT(lora.out, Catch::Contains("(median of dated quotes)") && Catch::Contains("100M tokens (the default") &&
                            Catch::Contains("Headroom") && Catch::Contains("have no price for this mode and region"));
-  const Result serve = run({"--params", "70B", "--task", "inference"});
-  CHECK_THAT(serve.out, Catch::Contains("for 8 concurrent sequences of 4096 tokens"));
+  const Result serve = run({"--params", "70B", "--task", "inference", "--format", "markdown"});
+  CHECK_THAT(serve.out, Catch::Contains("for 8 concurrent sequences"));
+  CHECK_THAT(run({"--params", "70B", "--task", "inference", "--format", "json"}).out,
+             Catch::Contains("8 concurrent sequences of 4096 tokens"));
   // 70B full fine-tune on A100 80GB: 1% headroom, labelled tight.
   const Result tight = run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4"});
   REQUIRE(tight.status == 0);
@@ -307,5 +309,25 @@ TEST_CASE("a whole server for a one-card job is noted and scored down and cost f
       CAPTURE(rec["gpu"]["id"]);
       CHECK(noted);
     }
+  }
+}
+
+TEST_CASE("serving: the scheduler caps the batch, the headline gives per-user speed, slow plans are flagged",
+          "[cli][serving]") {
+  const auto best = plan({"--params", "8B", "--task", "inference", "--gpu", "h200-sxm", "--context", "1024"});
+  CHECK(best["inference"]["max_concurrency"] == 256);  // memory would hold thousands
+  CHECK(plan({"--params", "8B", "--task", "inference", "--gpu", "h200-sxm", "--context", "1024", "--max-batch",
+              "512"})["inference"]["max_concurrency"] == 512);
+  const Result over = run({"--params", "8B", "--task", "inference", "--concurrency", "300"});
+  CHECK(over.status == 2);
+  CHECK_THAT(over.err, Catch::Contains("--concurrency 300 is more than --max-batch 256"));
+  // 70B on 4 x A40: 151 ms per token, 7 tokens/s per user, flagged.
+  const Result a40 = run({"--params", "70B", "--task", "inference", "--gpu", "a40"});
+  REQUIRE(a40.status == 0);
+  CHECK_THAT(a40.out, Catch::Contains("about 53 tokens/s (7 per") && Catch::Contains("151 ms per token)") &&
+                          Catch::Contains("slow for interactive use: 150.9 ms per token"));
+  const auto h100 = plan({"--params", "8B", "--task", "inference", "--gpu", "h100-sxm5"});
+  for (const auto& rule : h100["rules"]) {
+    CHECK(rule["id"] != "slow-for-interactive");
   }
 }
