@@ -126,6 +126,9 @@ struct Sizing {
   int batch_sequences = 0;         // batch: sequences in one optimizer step
 };
 
+// "fixed", "cost_first", "cap", "short_run", "small_cut", "node", "batch", "offer", "cost", "once".
+[[nodiscard]] std::span<const EnumName<Sizing::Stop>> names(Sizing::Stop);
+
 struct Estimate {
   bool fits = false;
   int count = 0;  // GPUs

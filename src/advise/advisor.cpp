@@ -267,6 +267,87 @@ std::optional<RejectReason> over_budget(const Request& request, const Estimate& 
   return std::nullopt;
 }
 
+// A plan with under 5% headroom is not the Best when one within 10% of its
+// cost has more room (docs/methodology.md §7): that one leads.
+std::optional<Report::Displaced> hand_over_tight(std::vector<Recommendation>& options, CostMode mode) {
+  if (options.size() < 2 || !options.front().estimate.tight()) {
+    return std::nullopt;
+  }
+  const auto tight_cost = ranking_cost(options.front().estimate, mode);
+  for (std::size_t i = 1; tight_cost && i < options.size(); ++i) {
+    const auto cost = ranking_cost(options[i].estimate, mode);
+    if (!options[i].estimate.tight() && cost && *cost <= *tight_cost * 1.10) {
+      Report::Displaced displaced{options.front().gpu.name, options.front().estimate.headroom()};
+      promote(options, i);
+      return displaced;
+    }
+  }
+  return std::nullopt;
+}
+
+// An oversized top plan (over 75% of its memory idle) gives way to the
+// best-ranked right-sized plan that costs less and takes at most 1.5 times
+// as long (serves at least 2/3 as fast) (docs/methodology.md §7).
+std::optional<Report::Displaced> hand_over_oversized(std::vector<Recommendation>& options, CostMode mode,
+                                                     bool sized_to_deadline) {
+  if (options.size() < 2 || options.front().estimate.headroom() <= oversized_headroom) {
+    return std::nullopt;
+  }
+  const auto top_cost = ranking_cost(options.front().estimate, mode);
+  const double top_speed = speed_metric(options.front().estimate, sized_to_deadline);
+  for (std::size_t i = 1; i < options.size(); ++i) {
+    const Estimate& e = options[i].estimate;
+    const auto cost = ranking_cost(e, mode);
+    if (e.headroom() <= oversized_headroom && !e.tight() && cost && (!top_cost || *cost < *top_cost) &&
+        speed_metric(e, sized_to_deadline) * right_sized_time_factor >= top_speed) {
+      Report::Displaced displaced{options.front().gpu.name, options.front().estimate.headroom()};
+      promote(options, i);
+      return displaced;
+    }
+  }
+  return std::nullopt;
+}
+
+// Cost first: the cheapest priced plan, when risk, rules, speed or headroom
+// ranked it below the Best, with what ranked it down.
+std::optional<Report::CheaperBelow> cheapest_below(const std::vector<Recommendation>& options, CostMode mode) {
+  const Recommendation* cheapest = nullptr;
+  std::optional<double> cheapest_cost;
+  for (const auto& option : options) {
+    const auto cost = ranking_cost(option.estimate, mode);
+    if (cost && (!cheapest_cost || *cost < *cheapest_cost)) {
+      cheapest = &option;
+      cheapest_cost = cost;
+    }
+  }
+  if (cheapest == nullptr || cheapest == &options.front()) {
+    return std::nullopt;
+  }
+  const Recommendation& best = options.front();
+  const auto best_cost = ranking_cost(best.estimate, mode);
+  if (best_cost && *cheapest_cost >= *best_cost) {
+    return std::nullopt;
+  }
+  const Recommendation& c = *cheapest;
+  Report::CheaperBelow below;
+  below.gpu_name = c.gpu.name;
+  below.count = c.estimate.count;
+  below.rank = c.rank;
+  below.cost_usd = *cheapest_cost;
+  if (c.gpu.software != SoftwareStack::cuda) {
+    below.software = c.gpu.software;
+  }
+  below.estimated_specs = c.gpu.confidence == Confidence::estimate;
+  for (const auto& f : c.findings) {
+    if (f.fired && f.points < 0) {
+      below.rules.push_back(f.rule_id);
+    }
+  }
+  below.slower = c.score.speed < best.score.speed;
+  below.less_headroom = c.score.headroom < best.score.headroom;
+  return below;
+}
+
 constexpr std::size_t why_not_cards = 5;
 
 // The rejected cards a client would ask about: the ones that fit but a rule or
@@ -357,68 +438,10 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   const bool sized_to_deadline =
       is_training(request.task) && request.effective_deadline_hours().has_value() && !request.count;
   score_and_rank(options, rules.weights(request.budget), request.mode, sized_to_deadline);
-  // A plan with under 5% headroom is not the Best when one within 10% of its
-  // cost has more room (docs/methodology.md §7).
-  if (options.size() > 1 && options.front().estimate.tight()) {
-    const auto tight_cost = ranking_cost(options.front().estimate, request.mode);
-    for (std::size_t i = 1; tight_cost && i < options.size(); ++i) {
-      const auto cost = ranking_cost(options[i].estimate, request.mode);
-      if (!options[i].estimate.tight() && cost && *cost <= *tight_cost * 1.10) {
-        report.displaced_tight = Report::Displaced{options.front().gpu.name, options.front().estimate.headroom()};
-        promote(options, i);
-        break;
-      }
-    }
-  }
-  // An oversized top plan (over 75% of its memory idle) gives way to the
-  // best-ranked right-sized plan that costs less and takes at most 1.5 times
-  // as long (serves at least 2/3 as fast) (docs/methodology.md §7).
-  if (options.size() > 1 && options.front().estimate.headroom() > oversized_headroom) {
-    const auto top_cost = ranking_cost(options.front().estimate, request.mode);
-    const double top_speed = speed_metric(options.front().estimate, sized_to_deadline);
-    for (std::size_t i = 1; i < options.size(); ++i) {
-      const Estimate& e = options[i].estimate;
-      const auto cost = ranking_cost(e, request.mode);
-      if (e.headroom() <= oversized_headroom && !e.tight() && cost && (!top_cost || *cost < *top_cost) &&
-          speed_metric(e, sized_to_deadline) * right_sized_time_factor >= top_speed) {
-        report.displaced_oversized = Report::Displaced{options.front().gpu.name, options.front().estimate.headroom()};
-        promote(options, i);
-        break;
-      }
-    }
-  }
-  // Cost first: the cheapest priced plan, when risk or rules ranked it below
-  // the Best, is named with what ranked it down.
-  if (request.budget == BudgetTier::low && options.size() > 1) {
-    std::optional<std::size_t> cheapest;
-    for (std::size_t i = 0; i < options.size(); ++i) {
-      const auto cost = ranking_cost(options[i].estimate, request.mode);
-      if (cost && (!cheapest || *cost < *ranking_cost(options[*cheapest].estimate, request.mode))) {
-        cheapest = i;
-      }
-    }
-    const auto top_cost = ranking_cost(options.front().estimate, request.mode);
-    if (cheapest && *cheapest > 0 &&
-        (!top_cost || *ranking_cost(options[*cheapest].estimate, request.mode) < *top_cost)) {
-      const Recommendation& c = options[*cheapest];
-      Report::CheaperBelow below;
-      below.gpu_name = c.gpu.name;
-      below.count = c.estimate.count;
-      below.rank = c.rank;
-      below.cost_usd = *ranking_cost(c.estimate, request.mode);
-      if (c.gpu.software != SoftwareStack::cuda) {
-        below.software = c.gpu.software;
-      }
-      below.estimated_specs = c.gpu.confidence == Confidence::estimate;
-      for (const auto& f : c.findings) {
-        if (f.fired && f.points < 0) {
-          below.rules.push_back(f.rule_id);
-        }
-      }
-      below.slower = c.score.speed < options.front().score.speed;
-      below.less_headroom = c.score.headroom < options.front().score.headroom;
-      report.cheaper_below = std::move(below);
-    }
+  report.displaced_tight = hand_over_tight(options, request.mode);
+  report.displaced_oversized = hand_over_oversized(options, request.mode, sized_to_deadline);
+  if (request.budget == BudgetTier::low) {
+    report.cheaper_below = cheapest_below(options, request.mode);
   }
   report.feasible = options.size();
   report.unpriced = static_cast<std::size_t>(

@@ -339,9 +339,9 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   }
   if (request.concurrency > request.max_batch) {
     throw UsageError(
-        fmt::format("--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
+        fmt::format("{}--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
                     "sequences: raise --max-batch, or serve fewer at once",
-                    request.concurrency, request.max_batch));
+                    flags.concurrency.empty() ? "the default " : "", request.concurrency, request.max_batch));
   }
   const int window = is_training(request.task) ? request.seq_len : request.context;
   if (model.max_context > 0 && window > model.max_context) {

@@ -121,6 +121,19 @@ int needed_count(const Request& request, const ModelShape& model, const GpuSpec&
   if (smallest <= 1 || request.count) {
     return smallest;
   }
+  // Rented in 1, 2, 4 and whole nodes (or no shapes recorded): what is on
+  // offer is what the workload needs, and the search need not run again.
+  const int node = std::max(1, gpu.node.gpus_per_node);
+  std::vector<int> any_shape;
+  for (const int n : {1, 2, 4}) {
+    if (n < node) {
+      any_shape.push_back(n);
+    }
+  }
+  any_shape.push_back(node);
+  if (request.mode == CostMode::rent && (gpu.node.rent_shapes.empty() || gpu.node.rent_shapes == any_shape)) {
+    return smallest;
+  }
   // The same search over 1, 2, 4 and whole nodes, as if every count were rented.
   GpuSpec any_count = gpu;
   any_count.node.rent_shapes.clear();

@@ -11,7 +11,24 @@
 
 #include "estimate/parts.hpp"
 
-namespace gpu_advise::sizing {
+namespace gpu_advise {
+
+std::span<const EnumName<Sizing::Stop>> names(Sizing::Stop) {
+  using Stop = Sizing::Stop;
+  static constexpr EnumName<Stop> table[] = {{Stop::fixed, "fixed"},
+                                             {Stop::cost_first, "cost_first"},
+                                             {Stop::cap, "cap"},
+                                             {Stop::short_run, "short_run"},
+                                             {Stop::small_cut, "small_cut"},
+                                             {Stop::node, "node"},
+                                             {Stop::batch, "batch"},
+                                             {Stop::offer, "offer"},
+                                             {Stop::cost, "cost"},
+                                             {Stop::once, "once"}};
+  return table;
+}
+
+namespace sizing {
 
 namespace {
 
@@ -112,4 +129,6 @@ Estimate size_for_tier(const Request& request, const ModelShape& model, const Gp
   }
 }
 
-}  // namespace gpu_advise::sizing
+}  // namespace sizing
+
+}  // namespace gpu_advise

@@ -219,22 +219,6 @@ ordered reason_json(const RejectReason& reason, const Request& request, Language
   return out;
 }
 
-const char* stop_name(Sizing::Stop stop) {
-  switch (stop) {
-    case Sizing::Stop::fixed: return "fixed";
-    case Sizing::Stop::cost_first: return "cost_first";
-    case Sizing::Stop::cap: return "cap";
-    case Sizing::Stop::short_run: return "short_run";
-    case Sizing::Stop::small_cut: return "small_cut";
-    case Sizing::Stop::node: return "node";
-    case Sizing::Stop::batch: return "batch";
-    case Sizing::Stop::offer: return "offer";
-    case Sizing::Stop::cost: return "cost";
-    case Sizing::Stop::once: return "once";
-  }
-  return "fixed";
-}
-
 ordered recommendation_json(const Recommendation& r, const Request& request, Language language) {
   const bool explain = request.explain;
   const Estimate& e = r.estimate;
@@ -263,7 +247,7 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
   out["sizing"] = ordered{
       {"needed", z.needed},
       {"smallest_offered", z.smallest},
-      {"stop", stop_name(z.stop)},
+      {"stop", to_string(z.stop)},
       {"next", z.next > 0 ? ordered(z.next) : ordered(nullptr)},
       {"next_cut", z.stop == Sizing::Stop::small_cut || z.stop == Sizing::Stop::cost ? ordered(round6(z.next_cut))
                                                                                      : ordered(nullptr)},
