@@ -27,7 +27,8 @@ _gpu_advise() {
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "--params --active-params --model --model-config --task --budget --region --mode --gpu
       --count --top --max-gpus --seq-len --micro-batch --zero --recompute --optimizer --lora-rank --lora-targets
-      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch --price
+      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch --tpot-ms
+      --ttft-ms --request-rate --price
       --currency --format --output --lang --color --explain --catalog --rules --help --version" -- "$cur"))
   elif [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "recommend compare batch catalog models rules" -- "$cur"))

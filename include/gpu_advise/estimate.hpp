@@ -30,9 +30,10 @@ struct MemoryBreakdown {
 struct Layout {
   int tensor = 1;
   int pipeline = 1;
-  int data = 1;
+  int data = 1;                        // serving: replicas
   int zero_stage = 0;                  // training only
   std::optional<Recompute> recompute;  // training: chosen when the request leaves it open
+  int expert = 1;                      // serving a MoE model: experts spread over this many GPUs of a replica
   [[nodiscard]] int gpus() const { return tensor * pipeline * data; }
 };
 
@@ -46,17 +47,40 @@ struct TrainingEstimate {
   Range wall_hours;
 };
 
+// Serving at an operating point (docs/methodology.md §5): a continuous-batching
+// engine in steady state, each step serving the running decodes plus their
+// share of prefill. Figures are for the whole plan (every replica) unless said.
 struct InferenceEstimate {
-  int concurrency = 0;
+  // How the operating point was chosen.
+  enum class Point {
+    targets,      // the largest concurrency that fits and meets the latency targets
+    knee,         // the interactive default cannot be met: where latency is within 25% of its floor
+    concurrency,  // --concurrency
+  };
+  // What limits the largest batch.
+  enum class Limit { memory, max_batch, batched_tokens };
+  Point point = Point::targets;
+  int concurrency = 0;  // running sequences per replica at the operating point
+  int replicas = 1;     // copies of the model-parallel group (layout.data)
   int context = 0;
   int prompt_tokens = 0;
   int output_tokens = 0;
-  int max_concurrency = 0;  // sequences of `context` tokens that fit beside the weights
-  Range tokens_per_s;       // aggregate output tokens/s at `concurrency`
-  Range max_tokens_per_s;   // at max_concurrency
-  Range ttft_ms;            // time to first token for one request (prefill)
-  Range tpot_ms;            // time per output token per sequence, at `concurrency`
+  int max_concurrency = 0;  // per replica: the largest batch memory and the scheduler allow
+  Limit max_limit = Limit::memory;
+  Range tokens_per_s;       // output tokens/s at the operating point, all replicas
+  Range user_tokens_per_s;  // what each user sees: 1000 / TPOT
+  Range requests_per_s;     // requests completed per second at the operating point, all replicas
+  Range max_tokens_per_s;   // output tokens/s at max_concurrency, all replicas (what offline benchmarks measure)
+  Range ttft_ms;            // time to first token at the operating point
+  Range tpot_ms;            // time per output token per user at the operating point
+  double min_tpot_ms = 0;   // typical, at one sequence: the fastest this plan serves a user
+  std::optional<double> tpot_target_ms;  // the targets the point was chosen against
+  std::optional<double> ttft_target_ms;
+  std::optional<double> request_rate;  // --request-rate
 };
+
+[[nodiscard]] std::span<const EnumName<InferenceEstimate::Point>> names(InferenceEstimate::Point);  // "targets", ...
+[[nodiscard]] std::span<const EnumName<InferenceEstimate::Limit>> names(InferenceEstimate::Limit);  // "memory", ...
 
 // Where a rent price comes from.
 enum class PriceBasis { catalog_quotes, user_price };
@@ -75,7 +99,7 @@ struct CostEstimate {
 
 // Why a card does not fit, with the figures to say so.
 struct Shortfall {
-  enum class Kind { none, no_fp8, deadline, count_too_small, activations, too_many_gpus, no_shape };
+  enum class Kind { none, no_fp8, deadline, latency, count_too_small, activations, too_many_gpus, no_shape };
   Kind kind = Kind::none;
   double need_gib = 0;  // per GPU at the best layout tried
   double usable_gib = 0;
@@ -84,6 +108,11 @@ struct Shortfall {
   int max_gpus = 0;
   double deadline_hours = 0;
   double hours_at_count = 0;  // deadline: typical wall time at `count`
+  // latency: the stated target missed and the best the card reaches at `count`
+  // (at one sequence), in ms; which target (true: TPOT, false: TTFT).
+  bool latency_tpot = true;
+  double target_ms = 0;
+  double best_ms = 0;
 };
 
 // A caveat of the estimate.
@@ -157,7 +186,7 @@ struct MemoryPolicy {
   double usable_fraction = 0;
   double reserve_gib = 0;
 };
-[[nodiscard]] MemoryPolicy memory_policy(Task task);
+[[nodiscard]] MemoryPolicy memory_policy(const Request& request);
 
 // The plan's cost that a --budget USD cap is checked against, typical:
 // renting, the training run or a month (730 h) of serving; buying, the cards.

@@ -76,6 +76,9 @@ struct ModelShape {
   [[nodiscard]] double shape_params() const;
   // Parameters active per token by the shape (MoE: routed-per-token + shared experts).
   [[nodiscard]] double shape_active_params() const;
+  // Parameters of the routed experts, all layers (0 for dense models): the
+  // part of the weights a decode step reads only where its tokens are routed.
+  [[nodiscard]] double routed_expert_params() const;
   // KV-cache bytes for one sequence holding `tokens` tokens, at `bytes_per_value`
   // (2 for BF16, 1 for FP8): 2 * g * d_h per layer and token; MLA caches the
   // compressed latent (kv_lora_rank + qk_rope_head_dim); windowed layers hold

@@ -91,6 +91,12 @@ struct OwnershipCosts {
   double utilisation = 0.7;         // share of TDP drawn on average while busy
 };
 
+// The interactive latency a serving plan is sized to when the user states no
+// target: 50 ms per output token (20 tokens/s, faster than people read) and
+// 2 s to the first token (docs/methodology.md §5: a stated judgement).
+inline constexpr double default_tpot_ms = 50.0;
+inline constexpr double default_ttft_ms = 2000.0;
+
 struct Request {
   double params = 0;                    // total parameters
   std::optional<double> active_params;  // --active-params (MoE) with --params
@@ -129,11 +135,27 @@ struct Request {
   InferencePrecision precision = InferencePrecision::bf16;
   KvPrecision kv_precision = KvPrecision::bf16;
   int context = 4096;       // tokens per sequence held in the KV cache (prompt + output)
-  int output_tokens = 512;  // tokens generated per request (capped at half the context)
-  int concurrency = 8;      // sequences served at once
+  int output_tokens = 512;  // tokens generated per request (at most the context less one prompt token)
+  // Sequences served at once (--concurrency); nullopt: the operating point is
+  // the largest concurrency that fits and meets the latency targets.
+  std::optional<int> concurrency;
   // The scheduler's limit on running sequences: vLLM's default max_num_seqs
   // (docs.vllm.ai, engine arguments); the batch at maximum load never exceeds it.
   int max_batch = 256;
+  // The scheduler's limit on tokens in one step (decodes plus prefill chunks):
+  // vLLM's default max_num_batched_tokens for its server with chunked prefill.
+  int max_batched_tokens = 8192;
+  // The share of each card's memory the engine takes for weights, workspace
+  // and KV cache: vLLM's gpu_memory_utilization (TensorRT-LLM runs at 0.95-0.99).
+  double serving_memory_fraction = 0.90;
+  // Latency targets per user (--tpot-ms, --ttft-ms); nullopt: none. A stated
+  // target rejects a card that cannot meet it; the interactive defaults size
+  // the plan when they can be met and are relaxed to the latency knee when not.
+  std::optional<double> tpot_target_ms = default_tpot_ms;
+  std::optional<double> ttft_target_ms = default_ttft_ms;
+  bool tpot_stated = false;
+  bool ttft_stated = false;
+  std::optional<double> request_rate;  // --request-rate: requests per second to sustain
 
   // Cost. Every figure is computed in USD; money is shown in `currency`,
   // converted at the catalog's rate (set with the currency by to_request()).

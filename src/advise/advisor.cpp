@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/quantity_format.hpp"
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise_version.hpp"
 
@@ -95,10 +96,21 @@ std::vector<Lever> levers_for(const Request& request) {
       out.push_back({"kv_precision", std::string(to_string(request.kv_precision)), "fp8",
                      [](Request& r) { r.kv_precision = KvPrecision::fp8; }});
     }
-    if (request.concurrency > 1) {
-      const int fewer = std::max(1, request.concurrency / 4);
-      out.push_back({"concurrency", std::to_string(request.concurrency), std::to_string(fewer),
+    if (request.concurrency && *request.concurrency > 1) {
+      const int fewer = std::max(1, *request.concurrency / 4);
+      out.push_back({"concurrency", std::to_string(*request.concurrency), std::to_string(fewer),
                      [fewer](Request& r) { r.concurrency = fewer; }});
+    }
+    // A stated latency target, doubled.
+    if (request.tpot_stated && request.tpot_target_ms) {
+      const double looser = 2.0 * *request.tpot_target_ms;
+      out.push_back({"tpot_ms", format::number(*request.tpot_target_ms), format::number(looser),
+                     [looser](Request& r) { r.tpot_target_ms = looser; }});
+    }
+    if (request.ttft_stated && request.ttft_target_ms) {
+      const double looser = 2.0 * *request.ttft_target_ms;
+      out.push_back({"ttft_ms", format::number(*request.ttft_target_ms), format::number(looser),
+                     [looser](Request& r) { r.ttft_target_ms = looser; }});
     }
     if (request.context > 2048) {
       const int shorter = request.context / 2;

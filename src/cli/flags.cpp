@@ -87,8 +87,18 @@ const std::vector<FlagSpec>& flag_table() {
        fmt::format("Tokens generated per request (default {})", shown(d.output_tokens)), "", FlagScope::inference,
        "output_tokens", false},
       {"--concurrency", &Flags::concurrency, "Inference", "N",
-       fmt::format("Sequences served at once (default {})", shown(d.concurrency)), "", FlagScope::inference,
-       "concurrency", false},
+       "Sequences served at once per model copy (default: the most that fit and meet the latency targets)", "",
+       FlagScope::inference, "concurrency", false},
+      {"--tpot-ms", &Flags::tpot_ms, "Inference", "MS",
+       fmt::format("Time per output token each user may wait, or none (default {}: interactive)",
+                   shown(default_tpot_ms)),
+       "", FlagScope::inference, "tpot_ms", false},
+      {"--ttft-ms", &Flags::ttft_ms, "Inference", "MS",
+       fmt::format("Time to the first token, or none (default {})", shown(default_ttft_ms)), "", FlagScope::inference,
+       "ttft_ms", false},
+      {"--request-rate", &Flags::request_rate, "Inference", "R",
+       "Requests per second to sustain; model copies are added to reach it (default: one copy)", "",
+       FlagScope::inference, "request_rate", false},
       {"--max-batch", &Flags::max_batch, "Inference", "N",
        fmt::format("The scheduler's limit on running sequences, as vLLM's max_num_seqs (default {})",
                    shown(d.max_batch)),
@@ -337,11 +347,29 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   if (!flags.max_batch.empty()) {
     request.max_batch = integer(flags.max_batch, "--max-batch", 1'000'000);
   }
-  if (request.concurrency > request.max_batch) {
+  if (request.concurrency && *request.concurrency > request.max_batch) {
     throw UsageError(
-        fmt::format("{}--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
+        fmt::format("--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
                     "sequences: raise --max-batch, or serve fewer at once",
-                    flags.concurrency.empty() ? "the default " : "", request.concurrency, request.max_batch));
+                    *request.concurrency, request.max_batch));
+  }
+  // A latency target in ms, or none.
+  auto target = [&](const std::string& raw, const char* flag) -> std::optional<double> {
+    if (raw == "none") {
+      return std::nullopt;
+    }
+    return wrap(flag, [&] { return parse_positive_number(raw, 3.6e6); });
+  };
+  if (!flags.tpot_ms.empty()) {
+    request.tpot_target_ms = target(flags.tpot_ms, "--tpot-ms");
+    request.tpot_stated = true;
+  }
+  if (!flags.ttft_ms.empty()) {
+    request.ttft_target_ms = target(flags.ttft_ms, "--ttft-ms");
+    request.ttft_stated = true;
+  }
+  if (!flags.request_rate.empty()) {
+    request.request_rate = wrap("--request-rate", [&] { return parse_positive_number(flags.request_rate, 1e6); });
   }
   const int window = is_training(request.task) ? request.seq_len : request.context;
   if (model.max_context > 0 && window > model.max_context) {

@@ -68,6 +68,9 @@ struct Flags {
   std::string output_tokens;
   std::string concurrency;
   std::string max_batch;
+  std::string tpot_ms;
+  std::string ttft_ms;
+  std::string request_rate;
   std::string max_gpus;
   std::string mode;
   std::string currency;

@@ -65,6 +65,14 @@ double ModelShape::shape_active_params() const {
          sparse * (attention_params_per_layer() + active_mlp + 2.0 * hidden);
 }
 
+double ModelShape::routed_expert_params() const {
+  if (!moe) {
+    return 0;
+  }
+  const int sparse = layers - std::min(moe->dense_layers, layers);
+  return sparse * moe->experts * swiglu(hidden, moe->expert_ffn);
+}
+
 double ModelShape::kv_bytes(double tokens, double bytes_per_value) const {
   if (mla) {
     // The compressed latent and the shared RoPE key, once per layer (vLLM and

@@ -253,6 +253,6 @@ std::optional<double> Request::effective_deadline_hours() const {
   return std::nullopt;
 }
 
-int Request::effective_output_tokens() const { return std::max(1, std::min(output_tokens, context / 2)); }
+int Request::effective_output_tokens() const { return std::max(1, std::min(output_tokens, context - 1)); }
 
 }  // namespace gpu_advise

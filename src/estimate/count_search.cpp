@@ -100,6 +100,7 @@ struct Probe {
   std::optional<Candidate> candidate;
   MemoryBreakdown smallest;
   std::optional<TrainingEstimate> too_slow;
+  std::optional<ServingResult> latency;  // serving: the closest miss of a latency target
 };
 
 // Whether a fitting layout meets the deadline; the estimate when it does not.
@@ -122,11 +123,46 @@ void keep_smallest(MemoryBreakdown& smallest, const MemoryBreakdown& memory) {
   }
 }
 
+// Serving at n GPUs: of the layouts that fit and meet the targets (and the
+// request rate), the one that serves the most requests per second.
+Probe probe_serving(const Request& request, const ModelShape& model, const GpuSpec& gpu, int n, double usable,
+                    bool relax) {
+  Probe result;
+  for (const Layout& layout : serving_layouts(request, model, gpu, n)) {
+    const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+    keep_smallest(result.smallest, memory);
+    if (memory.total() > usable) {
+      continue;
+    }
+    ServingResult served = serve(request, model, gpu, layout, memory, usable, relax);
+    if (served.missed) {
+      if (!result.latency || served.best_ms / served.target_ms < result.latency->best_ms / result.latency->target_ms) {
+        result.latency = served;
+      }
+      continue;
+    }
+    if (!served.fits || served.short_of_rate || !served.estimate) {
+      continue;
+    }
+    const double preference = served.estimate->requests_per_s.typical;
+    if (!result.candidate || preference > result.candidate->preference) {
+      result.candidate = Candidate{layout, memory, preference, served.estimate};
+    }
+  }
+  if (result.candidate) {
+    result.latency.reset();
+  }
+  return result;
+}
+
 // Every layout of n GPUs: the most preferred of those that fit in memory and
 // meet the deadline. The deadline is checked only on a layout that would be
 // the best so far, so the answer is the same as filtering first.
 Probe probe_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, int n, double usable,
-                  std::optional<double> deadline) {
+                  std::optional<double> deadline, bool relax) {
+  if (request.task == Task::inference) {
+    return probe_serving(request, model, gpu, n, usable, relax);
+  }
   Probe result;
   for (const Layout& layout : layouts_for(request, model, gpu, n)) {
     const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
@@ -221,11 +257,11 @@ SearchResult search_families(const Request& request, const ModelShape& model, co
 // Every other task, or a fixed --count: gallop through the candidate counts
 // to one that works, then bisect back to the smallest.
 SearchResult search_counts(const Request& request, const ModelShape& model, const GpuSpec& gpu, double usable,
-                           std::optional<double> deadline) {
+                           std::optional<double> deadline, bool relax) {
   const CountLadder counts = CountLadder::for_request(request, gpu);
   SearchResult result;
   Probe last;
-  auto probe = [&](int n) { return probe_count(request, model, gpu, n, usable, deadline); };
+  auto probe = [&](int n) { return probe_count(request, model, gpu, n, usable, deadline, relax); };
   std::size_t low = 0;  // counts[low - 1] is known to fail (or low == 0)
   std::size_t high = counts.size();
   std::size_t step = 1;
@@ -265,6 +301,7 @@ SearchResult search_counts(const Request& request, const ModelShape& model, cons
   }
   result.smallest = last.smallest;
   result.missed = last.too_slow;
+  result.latency = last.latency;
   return result;
 }
 
@@ -276,7 +313,20 @@ SearchResult search_count(const Request& request, const ModelShape& model, const
   if (full_training && !request.count) {
     return search_families(request, model, gpu, usable_bytes, deadline);
   }
-  return search_counts(request, model, gpu, usable_bytes, deadline);
+  if (request.task != Task::inference) {
+    return search_counts(request, model, gpu, usable_bytes, deadline, false);
+  }
+  // Serving: the fewest GPUs that meet the latency targets, the interactive
+  // defaults included; when no count meets a default, the fewest that fit,
+  // at the knee.
+  SearchResult strict = search_counts(request, model, gpu, usable_bytes, deadline, false);
+  const bool defaults =
+      (request.tpot_target_ms && !request.tpot_stated) || (request.ttft_target_ms && !request.ttft_stated);
+  if (strict.chosen || !defaults) {
+    return strict;
+  }
+  SearchResult relaxed = search_counts(request, model, gpu, usable_bytes, deadline, true);
+  return relaxed.chosen ? relaxed : strict;
 }
 
 }  // namespace gpu_advise::sizing

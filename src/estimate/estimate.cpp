@@ -31,7 +31,13 @@ Shortfall shortfall(const Request& request, const GpuSpec& gpu, const SearchResu
     return why;
   }
   why.count = ladder.back();
-  if (found.missed) {
+  if (found.latency) {
+    why.kind = Shortfall::Kind::latency;
+    why.count = found.last_count;
+    why.latency_tpot = found.latency->latency_tpot;
+    why.target_ms = found.latency->target_ms;
+    why.best_ms = found.latency->best_ms;
+  } else if (found.missed) {
     why.kind = Shortfall::Kind::deadline;
     why.count = found.last_count;
     why.deadline_hours = request.effective_deadline_hours().value_or(0);
@@ -66,7 +72,7 @@ namespace sizing {
 Estimate plan_at_smallest(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
   Estimate e;
   e.capacity_bytes = gpu.memory.capacity_gib * bytes_per_gib;
-  e.usable_bytes = e.capacity_bytes * memory_policy(request.task).usable_fraction;
+  e.usable_bytes = e.capacity_bytes * memory_policy(request).usable_fraction;
 
   if (request.task == Task::inference && request.precision == InferencePrecision::fp8 && !gpu.compute.fp8_tflops) {
     e.why_not.kind = Shortfall::Kind::no_fp8;
@@ -101,7 +107,9 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
     }
     e.training = training_time(request, model, gpu, e.layout, out, e.notes);
   } else {
-    e.inference = inference_performance(request, model, gpu, e.layout, e.per_gpu, e.usable_bytes);
+    e.inference = found.chosen->serving;
+    // The memory at the operating point: its sequences' cache.
+    e.per_gpu.kv_cache = kv_bytes_per_sequence(request, model, e.layout) * e.inference->concurrency;
     if (e.layout.tensor > 1 && gpu.interconnect.domain_size < 2) {
       e.notes.push_back(EstimateNote{EstimateNote::Kind::tp_over_pcie, e.layout.tensor, 0});
     }
@@ -139,7 +147,7 @@ int needed_count(const Request& request, const ModelShape& model, const GpuSpec&
   any_count.node.rent_shapes.clear();
   Request renting = request;
   renting.mode = CostMode::rent;
-  const double usable = gpu.memory.capacity_gib * bytes_per_gib * memory_policy(request.task).usable_fraction;
+  const double usable = gpu.memory.capacity_gib * bytes_per_gib * memory_policy(request).usable_fraction;
   const SearchResult found = search_count(renting, model, any_count, usable);
   return found.chosen ? found.count : smallest;
 }

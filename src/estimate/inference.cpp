@@ -1,10 +1,30 @@
-// Serving: decode throughput and time per token, bounded by memory bandwidth
-// or compute, and time to first token (docs/methodology.md §7).
+// Serving: a continuous-batching engine in steady state (docs/methodology.md
+// §5). Each step serves the running decodes plus their share of prefill; its
+// time is the weights' matrix products, attention over the context held,
+// tensor-parallel communication and a per-step overhead. The operating point
+// is the largest batch that fits, the scheduler runs and the latency targets allow.
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 #include "estimate/parts.hpp"
+
+namespace gpu_advise {
+
+std::span<const EnumName<InferenceEstimate::Point>> names(InferenceEstimate::Point) {
+  using Point = InferenceEstimate::Point;
+  static constexpr EnumName<Point> table[] = {
+      {Point::targets, "targets"}, {Point::knee, "knee"}, {Point::concurrency, "concurrency"}};
+  return table;
+}
+
+std::span<const EnumName<InferenceEstimate::Limit>> names(InferenceEstimate::Limit) {
+  using Limit = InferenceEstimate::Limit;
+  static constexpr EnumName<Limit> table[] = {
+      {Limit::memory, "memory"}, {Limit::max_batch, "max_batch"}, {Limit::batched_tokens, "batched_tokens"}};
+  return table;
+}
+
+}  // namespace gpu_advise
 
 namespace gpu_advise::sizing {
 
@@ -22,74 +42,299 @@ double decode_precision_factor(InferencePrecision precision) {
   return 1.0;
 }
 
-double inference_peak_tflops(const Request& request, const GpuSpec& gpu) {
+// The peak the matrix products run against: FP8 GEMMs reach a smaller share
+// of their doubled peak (the factor training uses, docs/methodology.md §4).
+double linear_peak_tflops(const Request& request, const GpuSpec& gpu) {
   if (request.precision == InferencePrecision::fp8 && gpu.compute.fp8_tflops) {
-    return *gpu.compute.fp8_tflops;
+    return std::max(*gpu.compute.fp8_tflops * fp8_mfu_factor, gpu.compute.bf16_tflops);
   }
   return gpu.compute.bf16_tflops;  // weight-only INT8/INT4 compute in BF16
 }
 
-// Seconds per decode step for `batch` sequences, at bandwidth efficiency `eta`.
-double decode_step_s(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
-                     const MemoryBreakdown& memory, double batch, double eta) {
-  const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
-  // Average tokens in a sequence's cache while it decodes: the prompt plus half the output.
-  const double average_tokens = request.prompt_tokens() + request.effective_output_tokens() / 2.0;
-  const double kv_split =
-      (model.mla ? 1.0 : std::min<double>(layout.tensor, std::max(model.kv_heads, 1))) * layout.pipeline;
-  const double kv_read = model.kv_bytes(average_tokens, kv_value_bytes) * batch / kv_split;
-  const double memory_s = (memory.weights + kv_read) /
-                          (gpu.memory.bandwidth_gb_per_s * 1e9 * eta * decode_precision_factor(request.precision));
-  const double compute_s = 2.0 * model.active_params * batch /
-                           (static_cast<double>(layout.gpus()) * inference_peak_tflops(request, gpu) * 1e12 *
-                            gpu.efficiency.prefill_compute.typical);
-  // Two all-reduces per layer under tensor parallelism: latency-bound at small batch.
-  const double allreduce_s = gpu.interconnect.domain_size >= 2 ? 8e-6 : 25e-6;
-  const double comm_s = layout.tensor > 1 ? 2.0 * model.layers / layout.pipeline * allreduce_s : 0.0;
-  // Pipeline stages run one after another for a token.
-  return layout.pipeline * (std::max(memory_s, compute_s) + comm_s);
+// One corner of the band: the efficiencies a step runs at.
+struct Rates {
+  double bandwidth = 0;  // share of peak memory bandwidth
+  double compute = 0;    // share of dense peak
+  double overhead_s = 0;
+};
+
+Rates corner(const GpuSpec& gpu, int k) {
+  const Range& bw = gpu.efficiency.decode_bandwidth;
+  const Range& c = gpu.efficiency.prefill_compute;
+  switch (k) {
+    case 0: return {bw.low, c.low, serving_step_overhead_s.high};
+    case 1: return {bw.typical, c.typical, serving_step_overhead_s.typical};
+    default: return {bw.high, c.high, serving_step_overhead_s.low};
+  }
+}
+
+// The per-GPU work of one step, from the shapes; step times for any batch.
+class StepModel {
+ public:
+  StepModel(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
+            const MemoryBreakdown& memory)
+      : m_model(model),
+        m_gpu(gpu),
+        m_tensor(layout.tensor),
+        m_pipeline(layout.pipeline),
+        m_gpus(static_cast<double>(layout.tensor) * layout.pipeline),
+        m_prompt(request.prompt_tokens()),
+        m_output(request.effective_output_tokens()),
+        m_linear_peak(linear_peak_tflops(request, gpu) * 1e12),
+        m_bandwidth(gpu.memory.bandwidth_gb_per_s * 1e9),
+        m_precision_factor(decode_precision_factor(request.precision)) {
+    // Weights: the routed experts' share is read only where tokens go.
+    const double shape = std::max(model.shape_params(), 1.0);
+    m_expert_share = model.moe ? std::clamp(model.routed_expert_params() / shape, 0.0, 1.0) : 0.0;
+    m_weights = memory.weights;
+    m_linear_params = std::max(model.active_params - model.embedding_params(), 0.0);
+    // Attention width per query token and context token: QK^T and AV over the
+    // heads; MLA decodes with the latent absorbed (2·kv_lora + rope per head)
+    // and prefills expanded (nope + rope for QK, v for AV).
+    if (model.mla) {
+      const double heads = model.heads;
+      m_decode_width = heads * (2.0 * model.mla->kv_lora_rank + model.mla->qk_rope_head_dim) / 2.0;
+      m_prefill_width =
+          heads * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim + model.mla->v_head_dim) / 2.0;
+    } else {
+      m_decode_width = m_prefill_width = static_cast<double>(model.heads) * model.head_dim;
+    }
+    const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
+    m_kv_per_sequence = model.kv_bytes(m_prompt + m_output / 2.0, kv_value_bytes) / kv_split(model, layout);
+    // The collective's link: the scale-up fabric within its domain, else PCIe.
+    const bool scale_up = gpu.interconnect.domain_size >= layout.tensor && gpu.interconnect.domain_size >= 2;
+    m_link_latency_s = scale_up ? link_latency_s : pcie_latency_s;
+    const double pcie_gb_per_s = 16.0 * std::pow(2.0, std::max(gpu.pcie_gen.value_or(4), 3) - 3);
+    m_link_bytes_per_s = (scale_up ? gpu.interconnect.bandwidth_gb_per_s / 2.0 : pcie_gb_per_s) * 1e9 * link_efficiency;
+  }
+
+  // One steady-state step with `batch` running sequences: every one decodes a
+  // token, and batch/output prompts (those that replace the finished) prefill.
+  [[nodiscard]] double step_s(double batch, const Rates& r) const {
+    const double prompts = batch / m_output;
+    return m_pipeline * stage_s(batch, prompts, r) + r.overhead_s;
+  }
+  // A step with no prefill in it.
+  [[nodiscard]] double decode_s(double batch, const Rates& r) const {
+    return m_pipeline * stage_s(batch, 0, r) + r.overhead_s;
+  }
+  // One prompt's prefill on its own.
+  [[nodiscard]] double prefill_s(const Rates& r) const { return m_pipeline * stage_s(0, 1, r) + r.overhead_s; }
+
+  // Tokens in a steady-state step with `batch` running sequences.
+  [[nodiscard]] double tokens_per_step(double batch) const { return batch * (1.0 + m_prompt / m_output); }
+
+ private:
+  // One pipeline stage's share: `decodes` sequences decoding a token and
+  // `prompts` whole prompts prefilled.
+  [[nodiscard]] double stage_s(double decodes, double prompts, const Rates& r) const {
+    const double prefill_tokens = prompts * m_prompt;
+    const double tokens = decodes + prefill_tokens;
+    // Matrix products: the weights read once per step (MoE: the experts its
+    // tokens are routed to), 2 FLOPs per parameter and token, logits for the
+    // tokens sampled.
+    double read = m_weights;
+    if (m_expert_share > 0 && m_model.moe && m_model.moe->experts > 0) {
+      const double k = static_cast<double>(m_model.moe->experts_per_token) / m_model.moe->experts;
+      const double touched = 1.0 - std::pow(1.0 - std::clamp(k, 0.0, 1.0), tokens);
+      read = m_weights * (1.0 - m_expert_share + m_expert_share * touched);
+    }
+    const double sampled = decodes + prompts;
+    const double linear_flops =
+        (2.0 * m_linear_params * tokens + 2.0 * static_cast<double>(m_model.hidden) * m_model.vocab * sampled) / m_gpus;
+    // Between streaming the weights and running at full compute a product
+    // reaches neither: the two times combine as a 2-norm, not a maximum
+    // (fitted on the fitting set of docs/validation.md; the maximum is the plain roofline).
+    const double read_s = read / (m_bandwidth * r.bandwidth * m_precision_factor);
+    const double compute_s = linear_flops / (m_linear_peak * r.compute);
+    const double gemm_s = std::hypot(read_s, compute_s);
+    // Attention: decodes over the average context held, prompts causally over themselves.
+    const double context = m_prompt + m_output / 2.0;
+    const double layers = m_model.layers;
+    const double attention_flops = (4.0 * layers * m_decode_width * context * decodes +
+                                    2.0 * layers * m_prefill_width * m_prompt * m_prompt * prompts) /
+                                   m_gpus;
+    const double kv_read = m_kv_per_sequence * decodes;
+    const double attention_s = std::max(kv_read / (m_bandwidth * r.bandwidth),
+                                        attention_flops / (m_gpu.compute.bf16_tflops * 1e12 * r.compute));
+    // Tensor parallelism: two all-reduces of the step's activations per layer
+    // (attention and MLP; under expert parallelism the experts' combine
+    // moves the same volume), ring-style over the link.
+    double comm_s = 0;
+    if (m_tensor > 1) {
+      const double bytes = tokens * m_model.hidden * 2.0;
+      const double t = m_tensor;
+      const double one = m_link_latency_s + 2.0 * (t - 1.0) / t * bytes / m_link_bytes_per_s;
+      comm_s = 2.0 * layers / m_pipeline * one;
+    }
+    return gemm_s + attention_s + comm_s;
+  }
+
+  const ModelShape& m_model;
+  const GpuSpec& m_gpu;
+  int m_tensor = 1;
+  int m_pipeline = 1;
+  double m_gpus = 1;
+  double m_prompt = 0;
+  double m_output = 1;
+  double m_linear_peak = 0;
+  double m_bandwidth = 0;
+  double m_precision_factor = 1;
+  double m_expert_share = 0;
+  double m_weights = 0;
+  double m_linear_params = 0;
+  double m_decode_width = 0;
+  double m_prefill_width = 0;
+  double m_kv_per_sequence = 0;
+  double m_link_latency_s = 0;
+  double m_link_bytes_per_s = 1;
+};
+
+// The largest batch in [1, high] whose typical step meets `ok`, or 0.
+template <class Ok>
+int largest_batch(int high, Ok ok) {
+  if (high < 1 || !ok(1)) {
+    return 0;
+  }
+  int low = 1;  // ok(low)
+  while (low < high) {
+    const int middle = low + (high - low + 1) / 2;
+    if (ok(middle)) {
+      low = middle;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return low;
 }
 
 }  // namespace
 
-InferenceEstimate inference_performance(const Request& request, const ModelShape& model, const GpuSpec& gpu,
-                                        const Layout& layout, const MemoryBreakdown& memory, double usable) {
+double kv_split(const ModelShape& model, const Layout& layout) {
+  // KV heads split across tensor-parallel ranks up to g; MLA's latent is not
+  // split by heads. Pipeline stages each hold their layers' cache.
+  const double t = layout.tensor;
+  return (model.mla ? 1.0 : std::min(t, static_cast<double>(std::max(model.kv_heads, 1)))) * layout.pipeline;
+}
+
+double kv_bytes_per_sequence(const Request& request, const ModelShape& model, const Layout& layout) {
+  const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
+  const double blocks = std::ceil(request.context / kv_block_tokens);
+  return model.kv_bytes(blocks * kv_block_tokens, kv_value_bytes) / kv_split(model, layout);
+}
+
+ServingResult serve(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
+                    const MemoryBreakdown& memory, double usable, bool relax_default_targets) {
+  ServingResult result;
   InferenceEstimate inf;
-  inf.concurrency = request.concurrency;
   inf.context = request.context;
   inf.prompt_tokens = request.prompt_tokens();
   inf.output_tokens = request.effective_output_tokens();
-  const double per_sequence = memory.kv_cache / std::max(request.concurrency, 1);
-  const double free_bytes = usable - memory.weights - memory.reserve;
-  inf.max_concurrency = per_sequence > 0 ? static_cast<int>(std::floor(free_bytes / per_sequence)) : 0;
-  // The scheduler runs at most max_batch sequences (vLLM's max_num_seqs).
-  inf.max_concurrency = std::min(inf.max_concurrency, request.max_batch);
-  inf.max_concurrency = std::max(inf.max_concurrency, request.concurrency);
+  inf.replicas = std::max(1, layout.data);
+  inf.request_rate = request.request_rate;
 
-  const Range& eta = gpu.efficiency.decode_bandwidth;
-  auto throughput = [&](double batch) {
-    const double slow = decode_step_s(request, model, gpu, layout, memory, batch, eta.low);
-    const double typical = decode_step_s(request, model, gpu, layout, memory, batch, eta.typical);
-    const double fast = decode_step_s(request, model, gpu, layout, memory, batch, eta.high);
-    return std::pair<Range, Range>{Range{batch / slow, batch / typical, batch / fast},
-                                   Range{fast * 1e3, typical * 1e3, slow * 1e3}};
+  // The largest batch: what memory holds beside the weights and the
+  // workspace, at most --max-batch sequences and max_batched_tokens a step.
+  const StepModel steps(request, model, gpu, layout, memory);
+  const double per_sequence = kv_bytes_per_sequence(request, model, layout);
+  const double free_bytes = usable - memory.weights - memory.activations - memory.reserve;
+  const double by_memory = per_sequence > 0 ? std::floor(free_bytes / per_sequence) : 1e9;
+  const double by_tokens = std::floor(request.max_batched_tokens / steps.tokens_per_step(1.0));
+  const double limit = std::min({by_memory, static_cast<double>(request.max_batch), std::max(by_tokens, 1.0)});
+  inf.max_concurrency = static_cast<int>(std::max(limit, 0.0));
+  inf.max_limit = limit == by_memory                                ? InferenceEstimate::Limit::memory
+                  : limit == static_cast<double>(request.max_batch) ? InferenceEstimate::Limit::max_batch
+                                                                    : InferenceEstimate::Limit::batched_tokens;
+  if (inf.max_concurrency < 1) {
+    result.fits = false;
+    return result;
+  }
+  result.fits = true;
+
+  const Rates typical = corner(gpu, 1);
+  auto tpot_ms = [&](double b) { return steps.step_s(b, typical) * 1e3; };
+  auto ttft_ms = [&](double b) { return (steps.prefill_s(typical) + steps.decode_s(b, typical)) * 1e3; };
+
+  // The operating point.
+  if (request.concurrency) {
+    if (*request.concurrency > inf.max_concurrency) {
+      result.fits = *request.concurrency <= by_memory;  // the scheduler's limits were checked at parse time
+      if (!result.fits) {
+        return result;
+      }
+    }
+    inf.point = InferenceEstimate::Point::concurrency;
+    inf.concurrency = *request.concurrency;
+  } else {
+    inf.point = InferenceEstimate::Point::targets;
+  }
+  std::optional<double> tpot_target = request.tpot_target_ms;
+  std::optional<double> ttft_target = request.ttft_target_ms;
+  const double asked = inf.concurrency > 0 ? inf.concurrency : 1;
+  // A target missed at the concurrency asked (or at one sequence): a stated
+  // one rejects the layout, and so does a default one in a strict search
+  // (which then tries more GPUs); otherwise a default target relaxes to the
+  // knee, where latency is within 25% of its floor.
+  auto miss = [&](bool tpot, double target, double best) {
+    result.missed = true;
+    result.latency_tpot = tpot;
+    result.target_ms = target;
+    result.best_ms = best;
+    return result;
   };
-  std::tie(inf.tokens_per_s, inf.tpot_ms) = throughput(request.concurrency);
-  inf.max_tokens_per_s = throughput(inf.max_concurrency).first;
+  if (tpot_target && tpot_ms(asked) > *tpot_target) {
+    if (request.tpot_stated || !relax_default_targets) {
+      return miss(true, *tpot_target, tpot_ms(asked));
+    }
+    tpot_target = std::max(*tpot_target, knee_factor * tpot_ms(1));
+  }
+  if (ttft_target && ttft_ms(asked) > *ttft_target) {
+    if (request.ttft_stated || !relax_default_targets) {
+      return miss(false, *ttft_target, ttft_ms(asked));
+    }
+    ttft_target = std::max(*ttft_target, knee_factor * ttft_ms(1));
+  }
+  if (tpot_target != request.tpot_target_ms || ttft_target != request.ttft_target_ms) {
+    if (inf.point == InferenceEstimate::Point::targets) {
+      inf.point = InferenceEstimate::Point::knee;
+    }
+  }
+  auto meets = [&](int b) {
+    return (!tpot_target || tpot_ms(b) <= *tpot_target) && (!ttft_target || ttft_ms(b) <= *ttft_target);
+  };
+  if (inf.concurrency == 0) {
+    inf.concurrency = std::max(1, largest_batch(inf.max_concurrency, meets));
+  }
+  inf.tpot_target_ms = tpot_target;
+  inf.min_tpot_ms = tpot_ms(1);
+  inf.ttft_target_ms = ttft_target;
 
-  // Prefill of one prompt: 2*N_active FLOPs per token plus causal attention
-  // 2*L*(a*d_h)*prompt^2, compute-bound over the tensor-parallel group.
-  const double prompt = request.prompt_tokens();
-  const double width =
-      model.mla ? static_cast<double>(model.heads) * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim)
-                : static_cast<double>(model.heads) * model.head_dim;
-  const double flops = 2.0 * model.active_params * prompt + 2.0 * model.layers * width * prompt * prompt;
-  const double peak = inference_peak_tflops(request, gpu) * 1e12 * layout.tensor;
-  const double read_s = memory.weights * layout.pipeline / (gpu.memory.bandwidth_gb_per_s * 1e9 * eta.typical);
-  const Range& c = gpu.efficiency.prefill_compute;
-  auto ttft = [&](double efficiency) { return std::max(flops / (peak * efficiency), read_s) * 1e3; };
-  inf.ttft_ms = {ttft(c.high), ttft(c.typical), ttft(c.low)};
-  return inf;
+  // Figures at three corners: slow (low efficiencies, high overhead), typical, fast.
+  const double replicas = inf.replicas;
+  // The band: the efficiencies' corners, widened by the step model's own
+  // error on the fitting set (docs/validation.md).
+  const double widen[3] = {serving_model_error.high, 1.0, serving_model_error.low};
+  auto at = [&](double b, int k) { return steps.step_s(b, corner(gpu, k)) * widen[k]; };
+  const double b = inf.concurrency;
+  const double slow = at(b, 0);
+  const double mid = at(b, 1);
+  const double fast = at(b, 2);
+  inf.tpot_ms = {fast * 1e3, mid * 1e3, slow * 1e3};
+  inf.user_tokens_per_s = {1.0 / slow, 1.0 / mid, 1.0 / fast};
+  inf.tokens_per_s = scale(inf.user_tokens_per_s, b * replicas);
+  inf.requests_per_s = scale(inf.tokens_per_s, 1.0 / inf.output_tokens);
+  const double m = inf.max_concurrency;
+  inf.max_tokens_per_s = {m * replicas / at(m, 0), m * replicas / at(m, 1), m * replicas / at(m, 2)};
+  auto ttft = [&](int k) {
+    return (steps.prefill_s(corner(gpu, k)) + steps.decode_s(b, corner(gpu, k))) * widen[k] * 1e3;
+  };
+  inf.ttft_ms = {ttft(2), ttft(1), ttft(0)};
+
+  if (request.request_rate && inf.requests_per_s.typical < *request.request_rate) {
+    result.short_of_rate = true;
+  }
+  result.estimate = inf;
+  return result;
 }
 
 }  // namespace gpu_advise::sizing

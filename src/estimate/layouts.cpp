@@ -101,20 +101,28 @@ Layout with_count(const Request& request, const Layout& shape, int n) {
 
 namespace {
 
+// One model copy over `count` GPUs. Tensor parallel inside the scale-up
+// domain (over PCIe inside one server for cards without one, up to 8): the
+// largest power of two that divides the count and the attention heads;
+// pipeline stages for the rest. A MoE model spreads its experts over the
+// tensor-parallel group (expert parallelism).
+Layout serving_group(const ModelShape& model, const GpuSpec& gpu, int count) {
+  const int domain = std::max(1, gpu.interconnect.domain_size);
+  const int tp_limit = domain >= 2 ? domain : std::min(8, std::max(1, gpu.node.gpus_per_node));
+  int tp = 1;
+  while (tp * 2 <= std::min(count, tp_limit) && count % (tp * 2) == 0 && model.heads % (tp * 2) == 0) {
+    tp *= 2;
+  }
+  Layout layout{tp, count / tp, 1, 0, std::nullopt};
+  layout.expert = model.moe ? tp : 1;
+  return layout;
+}
+
 // The layouts of `count` GPUs, before recompute is chosen.
 std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
   std::vector<Layout> out;
   if (request.task == Task::inference) {
-    // Tensor parallel inside the scale-up domain (over PCIe inside one server
-    // for cards without one, up to 8): the largest power of two that divides
-    // the count and the attention heads; pipeline stages for the rest.
-    const int domain = std::max(1, gpu.interconnect.domain_size);
-    const int tp_limit = domain >= 2 ? domain : std::min(8, std::max(1, gpu.node.gpus_per_node));
-    int tp = 1;
-    while (tp * 2 <= std::min(count, tp_limit) && count % (tp * 2) == 0 && model.heads % (tp * 2) == 0) {
-      tp *= 2;
-    }
-    out.push_back(Layout{tp, count / tp, 1, 0, std::nullopt});
+    out.push_back(serving_group(model, gpu, count));
     return out;
   }
   if (request.task == Task::lora || request.task == Task::qlora) {
@@ -145,6 +153,22 @@ std::vector<Layout> layouts_for(const Request& request, const ModelShape& model,
     for (Layout layout : base) {
       layout.recompute = mode;
       out.push_back(layout);
+    }
+  }
+  return out;
+}
+
+std::vector<Layout> serving_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
+  std::vector<Layout> out{serving_group(model, gpu, count)};
+  if (!request.request_rate) {
+    return out;
+  }
+  // Replicas of a smaller group: every group size that divides the count.
+  for (int group = count / 2; group >= 1; --group) {
+    if (count % group == 0) {
+      Layout replica = serving_group(model, gpu, group);
+      replica.data = count / group;
+      out.push_back(replica);
     }
   }
   return out;

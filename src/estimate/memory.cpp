@@ -39,17 +39,41 @@ double training_activations(const Request& request, const ModelShape& model, con
 
 }  // namespace
 
-MemoryPolicy memory_policy(Task task) { return {0.90, is_training(task) ? 2.0 : 3.5}; }
+namespace sizing {
+
+double serving_workspace_bytes(const Request& request, const ModelShape& model, const Layout& layout) {
+  // The engine profiles one forward pass at max_batched_tokens: the hidden
+  // state and the MLP's gate and up projections in BF16 (split by tensor
+  // parallelism), and FP32 logits for the sequences sampled.
+  const double tokens = request.max_batched_tokens;
+  const double mlp = model.moe ? static_cast<double>(model.moe->expert_ffn) * model.moe->experts_per_token
+                               : static_cast<double>(model.ffn);
+  const double per_token = 2.0 * (2.0 * model.hidden + 2.0 * mlp / layout.tensor);
+  return tokens * per_token + 4.0 * request.max_batch * static_cast<double>(model.vocab);
+}
+
+}  // namespace sizing
+
+// Training: 90% of the card, less 2 GiB for the CUDA context and the
+// allocator. Serving: one budget, vLLM's gpu_memory_utilization of 0.9, which
+// already holds the runtime's own memory.
+MemoryPolicy memory_policy(const Request& request) {
+  if (is_training(request.task)) {
+    return {0.90, 2.0};
+  }
+  return {request.serving_memory_fraction, 0.0};
+}
 
 double weight_bytes(const Request& request, const ModelShape& model) {
   double block_bytes = 2.0;
   switch (request.precision) {
     case InferencePrecision::bf16: return 2.0 * model.params;
-    case InferencePrecision::fp8: return 1.0 * model.params;
+    case InferencePrecision::fp8: block_bytes = 1.0; break;
     case InferencePrecision::int8: block_bytes = bytes_int8_weight; break;
     case InferencePrecision::int4: block_bytes = bytes_int4_weight; break;
   }
-  // Weight-only quantisation (GPTQ, AWQ) leaves the embeddings and LM head in BF16.
+  // Quantised checkpoints (FP8 as llm-compressor and DeepSeek publish them,
+  // GPTQ, AWQ) leave the embeddings and LM head in BF16.
   const double embeddings = std::min(model.embedding_params(), model.params);
   return block_bytes * (model.params - embeddings) + 2.0 * embeddings;
 }
@@ -60,7 +84,7 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
   const double p = layout.pipeline;
   const double d = layout.data;
   MemoryBreakdown m;
-  m.reserve = memory_policy(request.task).reserve_gib * bytes_per_gib;
+  m.reserve = memory_policy(request).reserve_gib * bytes_per_gib;
   switch (request.task) {
     case Task::pretrain:
     case Task::full: {
@@ -111,11 +135,10 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
     }
     case Task::inference: {
       m.weights = weight_bytes(request, model) / (t * p);
-      // KV heads split across tensor-parallel ranks up to g; MLA's latent is
-      // not split by heads. Pipeline stages each hold their layers' cache.
-      const double kv_split = (model.mla ? 1.0 : std::min(t, static_cast<double>(std::max(model.kv_heads, 1)))) * p;
-      const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
-      m.kv_cache = model.kv_bytes(request.context, kv_value_bytes) * request.concurrency / kv_split;
+      // The cache for --concurrency sequences (one when the operating point is
+      // still to be chosen), then the workspace of one full step.
+      m.kv_cache = kv_bytes_per_sequence(request, model, layout) * request.concurrency.value_or(1);
+      m.activations = serving_workspace_bytes(request, model, layout);
       break;
     }
   }

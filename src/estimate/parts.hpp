@@ -35,6 +35,7 @@ struct Candidate {
   Layout layout;
   MemoryBreakdown memory;
   double preference = 0;
+  std::optional<InferenceEstimate> serving;  // serving: the figures at the operating point
 };
 
 // What spreading `count` GPUs beyond the card's scale-up domain costs.
@@ -67,6 +68,47 @@ struct ScaleOut {
 // max_gpus, times the recompute modes.
 [[nodiscard]] std::vector<Layout> training_families(const Request& request, const ModelShape& model,
                                                     const GpuSpec& gpu);
+
+// ---- serving (inference.cpp; docs/methodology.md §5) ----
+
+inline constexpr double kv_block_tokens = 16;    // vLLM's default block_size: the cache is allocated in blocks
+inline constexpr double link_latency_s = 8e-6;   // one small all-reduce over NVLink, HCCS or Infinity Fabric
+inline constexpr double pcie_latency_s = 25e-6;  // the same over PCIe
+inline constexpr double link_efficiency = 0.75;  // NCCL bus bandwidth as a share of the link's, one direction
+inline constexpr double knee_factor = 1.25;      // the knee: latency within 25% of its one-sequence floor
+// Per step: scheduling, sampling and launching a CUDA graph, fitted on the
+// serving cases of docs/validation.md.
+inline constexpr Range serving_step_overhead_s{0.0010, 0.0030, 0.0060};
+// The step model's own error, as factors on the band's fast and slow step
+// times: the narrowest that holds 85% of the fitting set's published figures.
+inline constexpr Range serving_model_error{0.95, 1.0, 1.15};
+
+// Tensor-parallel ranks (and pipeline stages) the KV cache is split over.
+[[nodiscard]] double kv_split(const ModelShape& model, const Layout& layout);
+// One sequence's KV cache at --context tokens, in whole blocks, per GPU.
+[[nodiscard]] double kv_bytes_per_sequence(const Request& request, const ModelShape& model, const Layout& layout);
+// Activation workspace of one step at the scheduler's token limit, per GPU.
+[[nodiscard]] double serving_workspace_bytes(const Request& request, const ModelShape& model, const Layout& layout);
+
+// A serving layout tried: its estimate at the operating point, or why not.
+struct ServingResult {
+  bool fits = false;           // at least one sequence (or --concurrency) fits beside the weights
+  bool missed = false;         // a latency target cannot be met
+  bool short_of_rate = false;  // the plan serves fewer requests/s than --request-rate
+  bool latency_tpot = true;    // missed: which target
+  double target_ms = 0;
+  double best_ms = 0;
+  std::optional<InferenceEstimate> estimate;
+};
+// The operating point of `layout` and its figures. With relax_default_targets
+// an unstated (default) target that cannot be met relaxes to the knee.
+[[nodiscard]] ServingResult serve(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                  const Layout& layout, const MemoryBreakdown& memory, double usable,
+                                  bool relax_default_targets);
+// The layouts of `count` GPUs for serving: one model-parallel group, or with
+// --request-rate also replicas of smaller groups.
+[[nodiscard]] std::vector<Layout> serving_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                                  int count);
 
 // ---- the count search (count_search.cpp) ----
 
@@ -109,6 +151,7 @@ struct SearchResult {
   int count = 0;
   MemoryBreakdown smallest;                // the least memory of the layouts tried at the last failing count
   std::optional<TrainingEstimate> missed;  // a layout that fit but missed the deadline, when that was the blocker
+  std::optional<ServingResult> latency;    // serving: a layout that fit but missed a latency target, likewise
   int last_count = 0;                      // the last failing count tried
 };
 [[nodiscard]] SearchResult search_count(const Request& request, const ModelShape& model, const GpuSpec& gpu,
@@ -132,9 +175,7 @@ struct SearchResult {
 [[nodiscard]] TrainingEstimate training_time(const Request& request, const ModelShape& model, const GpuSpec& gpu,
                                              const Layout& layout, const ScaleOut& out,
                                              std::vector<EstimateNote>& notes);
-[[nodiscard]] InferenceEstimate inference_performance(const Request& request, const ModelShape& model,
-                                                      const GpuSpec& gpu, const Layout& layout,
-                                                      const MemoryBreakdown& memory, double usable);
+
 void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e);
 
 }  // namespace gpu_advise::sizing

@@ -40,8 +40,9 @@ constexpr double medium_extra_cost = 0.10;         // balanced: a step may cost 
 constexpr double pretrain_batch_tokens = 4194304;  // Llama 2 (arXiv 2307.09288 §2.2): 4M tokens a step
 constexpr int fine_tune_batch_sequences = 128;     // Alpaca, Vicuna: 128 sequences a step
 
-// What a step must cut: wall hours (training) or time per output token (serving).
-double time_of(const Estimate& e) { return e.training ? e.training->wall_hours.typical : e.inference->tpot_ms.typical; }
+// What a step must cut: wall hours (training) or, serving, the time per output
+// token at one sequence (at the operating point it is held at the target).
+double time_of(const Estimate& e) { return e.training ? e.training->wall_hours.typical : e.inference->min_tpot_ms; }
 
 // Sequences in one optimizer step: no more data-parallel ranks than that.
 int batch_sequences(const Request& request) {

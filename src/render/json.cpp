@@ -97,8 +97,12 @@ ordered request_json(const Request& r) {
     out["context"] = r.context;
     out["prompt_tokens"] = r.prompt_tokens();
     out["output_tokens"] = r.effective_output_tokens();
-    out["concurrency"] = r.concurrency;
+    out["concurrency"] = optional_value(r.concurrency);
     out["max_batch"] = r.max_batch;
+    out["max_batched_tokens"] = r.max_batched_tokens;
+    out["tpot_ms"] = ordered{{"target", optional_value(r.tpot_target_ms)}, {"stated", r.tpot_stated}};
+    out["ttft_ms"] = ordered{{"target", optional_value(r.ttft_target_ms)}, {"stated", r.ttft_stated}};
+    out["request_rate"] = optional_value(r.request_rate);
   }
   if (r.mode == CostMode::buy) {
     out["ownership"] = ordered{{"amortisation_years", r.ownership.amortisation_years},
@@ -180,6 +184,13 @@ ordered reason_json(const RejectReason& reason, const Request& request, Language
                          {"count", why.count},
                          {"hours_at_count", round6(why.hours_at_count)},
                          {"max_gpus", why.max_gpus}};
+        case Shortfall::Kind::latency:
+          return ordered{{"kind", "latency"},
+                         {"target", why.latency_tpot ? "tpot" : "ttft"},
+                         {"target_ms", round6(why.target_ms)},
+                         {"best_ms", round6(why.best_ms)},
+                         {"count", why.count},
+                         {"max_gpus", why.max_gpus}};
         case Shortfall::Kind::too_many_gpus:
           return ordered{{"kind", "max_gpus"},
                          {"max_gpus", why.max_gpus},
@@ -230,6 +241,7 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
   out["layout"] = ordered{{"tensor_parallel", e.layout.tensor},
                           {"pipeline_parallel", e.layout.pipeline},
                           {"data_parallel", e.layout.data},
+                          {"expert_parallel", e.layout.expert},
                           {"zero_stage", is_training_layout(e) ? ordered(e.layout.zero_stage) : ordered(nullptr)},
                           {"description", describe(e.layout, request.task, language)}};
   out["memory_gb"] = ordered{{"per_gpu", gb(e.per_gpu.total())},
@@ -267,15 +279,24 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
   }
   if (e.inference) {
     const auto& inf = *e.inference;
-    out["inference"] = ordered{{"concurrency", inf.concurrency},
+    out["inference"] = ordered{{"operating_point", to_string(inf.point)},
+                               {"concurrency", inf.concurrency},
+                               {"replicas", inf.replicas},
                                {"context", inf.context},
                                {"prompt_tokens", inf.prompt_tokens},
                                {"output_tokens", inf.output_tokens},
+                               {"tpot_target_ms", optional_value(inf.tpot_target_ms)},
+                               {"ttft_target_ms", optional_value(inf.ttft_target_ms)},
+                               {"request_rate", optional_value(inf.request_rate)},
                                {"tokens_per_s", range_json(inf.tokens_per_s)},
-                               {"max_concurrency", inf.max_concurrency},
-                               {"max_tokens_per_s", range_json(inf.max_tokens_per_s)},
+                               {"user_tokens_per_s", range_json(inf.user_tokens_per_s)},
+                               {"requests_per_s", range_json(inf.requests_per_s)},
                                {"ttft_ms", range_json(inf.ttft_ms)},
-                               {"tpot_ms", range_json(inf.tpot_ms)}};
+                               {"tpot_ms", range_json(inf.tpot_ms)},
+                               {"min_tpot_ms", round6(inf.min_tpot_ms)},
+                               {"max_concurrency", inf.max_concurrency},
+                               {"max_concurrency_limit", to_string(inf.max_limit)},
+                               {"max_tokens_per_s", range_json(inf.max_tokens_per_s)}};
   } else {
     out["inference"] = nullptr;
   }

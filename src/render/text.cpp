@@ -101,12 +101,17 @@ std::string headline(const Report& report, Language l) {
     line += say(l, report.request.tokens ? Phrase::best_tokens : Phrase::best_tokens_default,
                 format_parameter_count(e.training->tokens));
   } else if (e.inference) {
-    const double tpot = e.inference->tpot_ms.typical;
-    line += say(l, Phrase::best_inference, e.inference->tokens_per_s.typical, tpot > 0 ? 1000.0 / tpot : 0.0, tpot);
+    const InferenceEstimate& inf = *e.inference;
+    line +=
+        say(l, Phrase::best_inference, inf.tokens_per_s.typical, inf.user_tokens_per_s.typical, inf.tpot_ms.typical);
     if (e.cost.usd_per_million_tokens) {
       line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical, unit));
     }
-    line += say(l, Phrase::best_concurrency, e.inference->concurrency, e.inference->context);
+    if (inf.replicas > 1 || inf.request_rate) {
+      line += say(l, Phrase::best_replicas, inf.replicas, inf.concurrency, inf.context, inf.requests_per_s.typical);
+    } else {
+      line += say(l, Phrase::best_concurrency, inf.concurrency, inf.context);
+    }
   }
   line += say(l, Phrase::best_memory, format::gib(e.per_gpu.total()), format::number(best.gpu.memory.capacity_gib));
   return line;

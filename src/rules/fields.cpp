@@ -72,9 +72,15 @@ const std::vector<Field>& registry() {
         });
     add("context", N, "inference: tokens per sequence held in the KV cache", {},
         [](const Facts& f) { return f.request->task == Task::inference ? number(f.request->context) : std::nullopt; });
-    add("concurrency", N, "inference: sequences served at once", {}, [](const Facts& f) {
-      return f.request->task == Task::inference ? number(f.request->concurrency) : std::nullopt;
-    });
+    add("concurrency", N, "inference: sequences served at once per replica (the operating point)", {},
+        [](const Facts& f) -> std::optional<FieldValue> {
+          const auto* e = fitted(f);
+          if (e != nullptr && e->inference) {
+            return number(e->inference->concurrency);
+          }
+          return f.request->task == Task::inference && f.request->concurrency ? number(*f.request->concurrency)
+                                                                              : std::nullopt;
+        });
     add("seq_len", N, "training: sequence length", {},
         [](const Facts& f) { return is_training(f.request->task) ? number(f.request->seq_len) : std::nullopt; });
     add("deadline_days", N, "the training deadline in days (absent without one)", {}, [](const Facts& f) {
@@ -251,10 +257,11 @@ const std::vector<Field>& registry() {
       const auto* e = fitted(f);
       return e && e->training ? number(e->training->wall_hours.typical / 24.0) : std::nullopt;
     });
-    add("tokens_per_s", N, "inference: typical output tokens/s at the concurrency asked", {}, [](const Facts& f) {
-      const auto* e = fitted(f);
-      return e && e->inference ? number(e->inference->tokens_per_s.typical) : std::nullopt;
-    });
+    add("tokens_per_s", N, "inference: typical output tokens/s at the operating point, all replicas", {},
+        [](const Facts& f) {
+          const auto* e = fitted(f);
+          return e && e->inference ? number(e->inference->tokens_per_s.typical) : std::nullopt;
+        });
     add("tpot_ms", N, "inference: typical time per output token for each sequence, ms", {}, [](const Facts& f) {
       const auto* e = fitted(f);
       return e && e->inference ? number(e->inference->tpot_ms.typical) : std::nullopt;
@@ -262,10 +269,9 @@ const std::vector<Field>& registry() {
     add("user_tokens_per_s", N, "inference: output tokens/s each user sees (1000 / tpot_ms)", {},
         [](const Facts& f) -> std::optional<FieldValue> {
           const auto* e = fitted(f);
-          return e && e->inference && e->inference->tpot_ms.typical > 0 ? number(1000.0 / e->inference->tpot_ms.typical)
-                                                                        : std::nullopt;
+          return e && e->inference ? number(e->inference->user_tokens_per_s.typical) : std::nullopt;
         });
-    add("ttft_ms", N, "inference: typical time to first token for one request, ms", {}, [](const Facts& f) {
+    add("ttft_ms", N, "inference: typical time to first token at the operating point, ms", {}, [](const Facts& f) {
       const auto* e = fitted(f);
       return e && e->inference ? number(e->inference->ttft_ms.typical) : std::nullopt;
     });

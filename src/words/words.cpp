@@ -34,8 +34,14 @@ std::string describe(const Layout& layout, Task task, Language language) {
     return say(language, Phrase::layout_one);
   }
   if (task == Task::inference) {
-    return layout.pipeline == 1 ? say(language, Phrase::layout_tp, layout.tensor)
-                                : say(language, Phrase::layout_tp_pp, layout.tensor, layout.pipeline);
+    // One model copy: tensor (and pipeline) parallel, experts spread; then its copies.
+    std::string group = layout.tensor * layout.pipeline == 1 ? say(language, Phrase::layout_one)
+                        : layout.pipeline == 1               ? say(language, Phrase::layout_tp, layout.tensor)
+                                               : say(language, Phrase::layout_tp_pp, layout.tensor, layout.pipeline);
+    if (layout.expert > 1) {
+      group = say(language, Phrase::layout_expert, group, layout.expert);
+    }
+    return layout.data > 1 ? say(language, Phrase::layout_copies, layout.data, group) : group;
   }
   if (task == Task::lora || task == Task::qlora) {
     return say(language, layout.zero_stage >= 3 ? Phrase::layout_fsdp : Phrase::layout_ddp, layout.data);
@@ -67,6 +73,9 @@ std::string describe(const Shortfall& why, Language language) {
     case Shortfall::Kind::deadline:
       return say(language, Phrase::why_deadline, say_duration(language, why.deadline_hours), why.max_gpus, why.count,
                  say_duration(language, why.hours_at_count));
+    case Shortfall::Kind::latency:
+      return say(language, why.latency_tpot ? Phrase::why_tpot : Phrase::why_ttft, why.target_ms, why.max_gpus,
+                 why.count, why.best_ms);
     case Shortfall::Kind::count_too_small:
       return say(language, Phrase::why_count, why.count, why.need_gib, why.usable_gib);
     case Shortfall::Kind::activations: return say(language, Phrase::why_activations, why.fixed_gib, why.usable_gib);
@@ -175,7 +184,7 @@ namespace {
 std::string describe_memory(const Request& request, const MemoryBreakdown& m, Language language) {
   if (request.task == Task::inference) {
     return say(language, Phrase::memory_inference, format::gib(m.weights), format::gib(m.kv_cache),
-               format::gib(m.reserve));
+               format::gib(m.activations));
   }
   if (request.task == Task::lora || request.task == Task::qlora) {
     return say(language, Phrase::memory_adapters, format::gib(m.weights), format::gib(m.gradients + m.optimizer),
@@ -208,7 +217,31 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
   if (e.inference) {
     const auto& inf = *e.inference;
     lines.push_back(say(language, Phrase::inference_speed, inf.tokens_per_s.typical, inf.concurrency,
-                        inf.tpot_ms.typical, inf.ttft_ms.typical, inf.max_concurrency, inf.context,
+                        inf.tpot_ms.typical, inf.user_tokens_per_s.typical, inf.ttft_ms.typical));
+    if (inf.point == InferenceEstimate::Point::knee) {
+      lines.push_back(say(language, Phrase::inference_point_knee, inf.min_tpot_ms));
+    } else if (inf.point == InferenceEstimate::Point::targets) {
+      std::vector<std::string> targets;
+      if (inf.tpot_target_ms) {
+        targets.push_back(say(language, Phrase::assume_target_tpot, format::number(*inf.tpot_target_ms)));
+      }
+      if (inf.ttft_target_ms) {
+        targets.push_back(say(language, Phrase::assume_target_ttft, format::number(*inf.ttft_target_ms)));
+      }
+      if (!targets.empty()) {
+        lines.push_back(say(language, Phrase::inference_point_targets,
+                            text::join(targets, language == Language::zh ? "、" : " and ")));
+      }
+    }
+    if (inf.request_rate) {
+      lines.push_back(say(language, Phrase::inference_replicas, inf.replicas, e.layout.tensor * e.layout.pipeline,
+                          inf.requests_per_s.typical, format::number(*inf.request_rate)));
+    }
+    const std::string limit = inf.max_limit == InferenceEstimate::Limit::memory ? say(language, Phrase::limit_memory)
+                              : inf.max_limit == InferenceEstimate::Limit::max_batch
+                                  ? say(language, Phrase::limit_max_batch)
+                                  : say(language, Phrase::limit_batched_tokens, request.max_batched_tokens);
+    lines.push_back(say(language, Phrase::inference_max_load, inf.max_concurrency, inf.context, limit,
                         inf.max_tokens_per_s.typical));
   }
   const auto& c = e.cost;
@@ -325,12 +358,35 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     }
   } else {
     out.push_back(say(language, Phrase::assume_inference, text::to_upper(to_string(request.precision)),
-                      text::to_upper(to_string(request.kv_precision)), request.concurrency, request.context,
-                      request.prompt_tokens(), request.effective_output_tokens()));
+                      text::to_upper(to_string(request.kv_precision)), request.context, request.prompt_tokens(),
+                      request.effective_output_tokens()));
+    if (request.concurrency) {
+      out.push_back(say(language, Phrase::assume_concurrency, *request.concurrency));
+    }
+    std::vector<std::string> targets;
+    if (request.tpot_target_ms) {
+      targets.push_back(say(language, Phrase::assume_target_tpot, format::number(*request.tpot_target_ms)));
+    }
+    if (request.ttft_target_ms) {
+      targets.push_back(say(language, Phrase::assume_target_ttft, format::number(*request.ttft_target_ms)));
+    }
+    if (!request.concurrency && !targets.empty()) {
+      const bool stated = request.tpot_stated || request.ttft_stated;
+      out.push_back(say(language, stated ? Phrase::assume_targets_stated : Phrase::assume_targets_default,
+                        text::join(targets, language == Language::zh ? "、" : " and ")));
+    }
+    if (request.request_rate) {
+      out.push_back(say(language, Phrase::assume_request_rate, format::number(*request.request_rate)));
+    }
+    out.push_back(say(language, Phrase::assume_scheduler, request.max_batch, request.max_batched_tokens));
   }
-  const MemoryPolicy memory = memory_policy(request.task);
-  out.push_back(
-      say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
+  const MemoryPolicy memory = memory_policy(request);
+  if (request.task == Task::inference) {
+    out.push_back(say(language, Phrase::assume_serving_memory, 100.0 * memory.usable_fraction));
+  } else {
+    out.push_back(
+        say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
+  }
   out.push_back(say(language, Phrase::assume_scores));
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, Phrase::assume_rent));
@@ -387,7 +443,8 @@ std::string plan_in_brief(const Request& request, const Recommendation& pick, La
               format_parameter_count(e.training->tokens));
   } else if (e.inference) {
     out = say(language, request.mode == CostMode::rent ? Phrase::brief_serving_rent : Phrase::brief_serving_own,
-              e.inference->tokens_per_s.typical, e.inference->concurrency, money);
+              e.inference->tokens_per_s.typical, e.inference->concurrency * e.inference->replicas,
+              e.inference->user_tokens_per_s.typical, money);
   }
   if (request.mode == CostMode::buy && e.cost.purchase_usd) {
     out += say(language, Phrase::brief_cards, format::money(e.cost.purchase_usd->typical, unit));

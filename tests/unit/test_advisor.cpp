@@ -134,7 +134,8 @@ TEST_CASE("an oversized top plan gives way to a right-sized one that costs less 
   const GpuSpec right = test::card("right", 48, 6000, 2500, 8, 2.0);
   Request r = request(7e9, Task::inference);
   r.budget = BudgetTier::high;
-  r.count = 1;  // one card each, as sized (speed first would add cards to both)
+  r.count = 1;        // one card each, as sized (speed first would add cards to both)
+  r.concurrency = 8;  // the same load on both
   const Catalog catalog(CatalogInfo{}, {big, right});
   const Report report = advise(r, infer_shape(7e9), catalog, load_embedded_rules());
   REQUIRE(report.recommendations.size() == 2);

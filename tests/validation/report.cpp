@@ -1,32 +1,46 @@
-// Prints the validation table, or rewrites it in place in docs/validation.md:
+// Prints the validation tables, or rewrites them in place in docs/validation.md:
 //   validation_report                      (print)
-//   validation_report --update FILE        (replace the table between the markers)
+//   validation_report --update FILE        (replace each table between its markers)
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cases.hpp"
 
+namespace {
+
+bool replace_between(std::string& doc, const std::string& name, const std::string& table) {
+  const std::string begin = "<!-- " + name + ":begin -->\n";
+  const std::string end = "<!-- " + name + ":end -->";
+  const auto from = doc.find(begin);
+  const auto to = doc.find(end);
+  if (from == std::string::npos || to == std::string::npos) {
+    return false;
+  }
+  doc.replace(from + begin.size(), to - from - begin.size(), table);
+  return true;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace gpu_advise;
-  const std::string table = validation::report_table(load_embedded_catalog(), load_embedded_models());
+  const Catalog catalog = load_embedded_catalog();
+  const ModelCatalog models = load_embedded_models();
+  const std::string table = validation::report_table(catalog, models);
+  const std::string summary = validation::serving_summary(catalog, models);
   if (argc == 3 && std::string(argv[1]) == "--update") {
     std::ifstream in(argv[2]);
     std::stringstream buffer;
     buffer << in.rdbuf();
     std::string doc = buffer.str();
-    const std::string begin = "<!-- validation-table:begin -->\n";
-    const std::string end = "<!-- validation-table:end -->";
-    const auto from = doc.find(begin);
-    const auto to = doc.find(end);
-    if (from == std::string::npos || to == std::string::npos) {
+    if (!replace_between(doc, "validation-table", table) || !replace_between(doc, "serving-summary", summary)) {
       std::cerr << "markers not found in " << argv[2] << "\n";
       return 2;
     }
-    doc.replace(from + begin.size(), to - from - begin.size(), table);
     std::ofstream(argv[2]) << doc;
     return 0;
   }
-  std::cout << table;
+  std::cout << table << "\n" << summary;
   return 0;
 }
