@@ -261,7 +261,16 @@ SearchResult search_counts(const Request& request, const ModelShape& model, cons
   const CountLadder counts = CountLadder::for_request(request, gpu);
   SearchResult result;
   Probe last;
-  auto probe = [&](int n) { return probe_count(request, model, gpu, n, usable, deadline, relax); };
+  // Serving: the closest miss of a latency target over every count tried.
+  auto closest = [](const ServingResult& r) { return r.best_ms / r.target_ms; };
+  auto probe = [&](int n) {
+    Probe p = probe_count(request, model, gpu, n, usable, deadline, relax);
+    if (p.latency && (!result.latency || closest(*p.latency) < closest(*result.latency))) {
+      result.latency = p.latency;
+      result.latency_count = n;
+    }
+    return p;
+  };
   std::size_t low = 0;  // counts[low - 1] is known to fail (or low == 0)
   std::size_t high = counts.size();
   std::size_t step = 1;
@@ -301,7 +310,9 @@ SearchResult search_counts(const Request& request, const ModelShape& model, cons
   }
   result.smallest = last.smallest;
   result.missed = last.too_slow;
-  result.latency = last.latency;
+  if (result.chosen || !last.latency) {  // the blocker only when the last count fit and missed
+    result.latency.reset();
+  }
   return result;
 }
 

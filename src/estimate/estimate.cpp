@@ -33,7 +33,7 @@ Shortfall shortfall(const Request& request, const GpuSpec& gpu, const SearchResu
   why.count = ladder.back();
   if (found.latency) {
     why.kind = Shortfall::Kind::latency;
-    why.count = found.last_count;
+    why.count = found.latency_count;
     why.latency_tpot = found.latency->latency_tpot;
     why.target_ms = found.latency->target_ms;
     why.best_ms = found.latency->best_ms;
@@ -110,7 +110,7 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
     e.inference = found.chosen->serving;
     // The memory at the operating point: its sequences' cache.
     e.per_gpu.kv_cache = kv_bytes_per_sequence(request, model, e.layout) * e.inference->concurrency;
-    if (e.layout.tensor > 1 && gpu.interconnect.domain_size < 2) {
+    if (e.layout.tensor > std::max(1, gpu.interconnect.domain_size)) {
       e.notes.push_back(EstimateNote{EstimateNote::Kind::tp_over_pcie, e.layout.tensor, 0});
     }
     // Servers with no scale-up link between them: what crosses is what the

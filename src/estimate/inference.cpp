@@ -112,14 +112,21 @@ class StepModel {
   // token, and batch/output prompts (those that replace the finished) prefill.
   [[nodiscard]] double step_s(double batch, const Rates& r) const {
     const double prompts = batch / m_output;
-    return m_pipeline * stage_s(batch, prompts, r) + r.overhead_s;
+    return pipelined(batch + prompts * m_prompt, stage_s(batch, prompts, r)) + r.overhead_s;
   }
   // A step with no prefill in it.
   [[nodiscard]] double decode_s(double batch, const Rates& r) const {
-    return m_pipeline * stage_s(batch, 0, r) + r.overhead_s;
+    return pipelined(batch, stage_s(batch, 0, r)) + r.overhead_s;
   }
   // One prompt's prefill on its own.
-  [[nodiscard]] double prefill_s(const Rates& r) const { return m_pipeline * stage_s(0, 1, r) + r.overhead_s; }
+  [[nodiscard]] double prefill_s(const Rates& r) const { return pipelined(m_prompt, stage_s(0, 1, r)) + r.overhead_s; }
+
+  // A token passes every pipeline stage in turn, and the activations of the
+  // step's tokens hop from stage to stage over PCIe or the network.
+  [[nodiscard]] double pipelined(double tokens, double stage) const {
+    const double hop = pcie_latency_s + tokens * m_model.hidden * 2.0 / m_hop_bytes_per_s;
+    return m_pipeline * stage + (m_pipeline - 1) * hop;
+  }
 
   // Tokens in a steady-state step with `batch` running sequences.
   [[nodiscard]] double tokens_per_step(double batch) const { return batch * (1.0 + m_prompt / m_output); }
@@ -188,6 +195,7 @@ class StepModel {
   double m_kv_per_sequence = 0;
   double m_link_latency_s = 0;
   double m_link_bytes_per_s = 1;
+  double m_hop_bytes_per_s = 1;
 };
 
 // The largest batch in [1, high] whose typical step meets `ok`, or 0.

@@ -102,13 +102,13 @@ Layout with_count(const Request& request, const Layout& shape, int n) {
 namespace {
 
 // One model copy over `count` GPUs. Tensor parallel inside the scale-up
-// domain (over PCIe inside one server for cards without one, up to 8): the
+// domain, or over PCIe inside one server beyond it (up to 8): the
 // largest power of two that divides the count and the attention heads;
 // pipeline stages for the rest. A MoE model spreads its experts over the
 // tensor-parallel group (expert parallelism).
 Layout serving_group(const ModelShape& model, const GpuSpec& gpu, int count) {
   const int domain = std::max(1, gpu.interconnect.domain_size);
-  const int tp_limit = domain >= 2 ? domain : std::min(8, std::max(1, gpu.node.gpus_per_node));
+  const int tp_limit = std::max(domain, std::min(8, std::max(1, gpu.node.gpus_per_node)));
   int tp = 1;
   while (tp * 2 <= std::min(count, tp_limit) && count % (tp * 2) == 0 && model.heads % (tp * 2) == 0) {
     tp *= 2;

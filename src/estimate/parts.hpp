@@ -151,7 +151,8 @@ struct SearchResult {
   int count = 0;
   MemoryBreakdown smallest;                // the least memory of the layouts tried at the last failing count
   std::optional<TrainingEstimate> missed;  // a layout that fit but missed the deadline, when that was the blocker
-  std::optional<ServingResult> latency;    // serving: a layout that fit but missed a latency target, likewise
+  std::optional<ServingResult> latency;    // serving: the closest miss of a latency target, when that was the blocker
+  int latency_count = 0;                   // the count of that closest miss
   int last_count = 0;                      // the last failing count tried
 };
 [[nodiscard]] SearchResult search_count(const Request& request, const ModelShape& model, const GpuSpec& gpu,

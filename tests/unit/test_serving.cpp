@@ -1,0 +1,162 @@
+// The serving model (docs/methodology.md §5): each step pays for its share of
+// prefill and for attention over the context held, tensor parallelism pays a
+// latency and a bandwidth term, MoE reads the experts its tokens go to, the
+// scheduler caps the batch, and the operating point meets the targets.
+#include <catch2/catch.hpp>
+
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/estimate.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_fixture.hpp"
+
+using namespace gpu_advise;
+
+namespace {
+
+// A serving request with the operating point fixed, no targets: the model alone.
+Request serving(double params, int count, int concurrency, int prompt, int output) {
+  Request r = test::request(params, Task::inference);
+  r.count = count;
+  r.concurrency = concurrency;
+  r.context = prompt + output;
+  r.output_tokens = output;
+  r.tpot_target_ms.reset();
+  r.ttft_target_ms.reset();
+  return r;
+}
+
+InferenceEstimate served(const Request& r, const ModelShape& model, const GpuSpec& gpu) {
+  const Estimate e = estimate(r, model, gpu);
+  REQUIRE(e.fits);
+  REQUIRE(e.inference);
+  return *e.inference;
+}
+
+}  // namespace
+
+TEST_CASE("each step pays for its prompts' prefill", "[serving]") {
+  const GpuSpec gpu = test::card("g80", 80, 3350, 989, 8, 2.0);
+  const ModelShape model = infer_shape(8e9);
+  // 32 running sequences of 128 output tokens: a 2048-token prompt adds 512
+  // prefill tokens to every step; a 128-token prompt adds 32.
+  const InferenceEstimate long_prompt = served(serving(8e9, 1, 32, 2048, 128), model, gpu);
+  const InferenceEstimate short_prompt = served(serving(8e9, 1, 32, 128, 128), model, gpu);
+  CHECK(long_prompt.tpot_ms.typical > 1.5 * short_prompt.tpot_ms.typical);
+  CHECK(long_prompt.tokens_per_s.typical < short_prompt.tokens_per_s.typical / 1.5);
+  CHECK(long_prompt.ttft_ms.typical > 2 * short_prompt.ttft_ms.typical);
+}
+
+TEST_CASE("attention reads the context held, so time per token grows with it", "[serving]") {
+  const GpuSpec gpu = test::card("g80", 80, 3350, 989, 8, 2.0);
+  const ModelShape model = infer_shape(8e9);
+  const InferenceEstimate shorter = served(serving(8e9, 1, 16, 768, 256), model, gpu);
+  const InferenceEstimate longer = served(serving(8e9, 1, 16, 16128, 256), model, gpu);
+  CHECK(longer.tpot_ms.typical > 1.3 * shorter.tpot_ms.typical);
+}
+
+TEST_CASE("tensor parallelism pays a bandwidth term that grows with the batch", "[serving]") {
+  GpuSpec fast = test::card("fast", 80, 3350, 989, 8, 2.0);
+  fast.interconnect.bandwidth_gb_per_s = 900;
+  GpuSpec slow = fast;
+  slow.interconnect.bandwidth_gb_per_s = 50;
+  const ModelShape model = infer_shape(70e9);
+  const double one_fast = served(serving(70e9, 8, 1, 128, 128), model, fast).tpot_ms.typical;
+  const double one_slow = served(serving(70e9, 8, 1, 128, 128), model, slow).tpot_ms.typical;
+  const double many_fast = served(serving(70e9, 8, 128, 1024, 128), model, fast).tpot_ms.typical;
+  const double many_slow = served(serving(70e9, 8, 128, 1024, 128), model, slow).tpot_ms.typical;
+  CHECK(one_slow / one_fast < 1.1);  // one sequence: the all-reduces are latency-bound
+  CHECK(many_slow / many_fast > 1.3);
+}
+
+TEST_CASE("MoE decode reads only the experts its tokens are routed to", "[serving]") {
+  const GpuSpec gpu = test::card("g192", 192, 5300, 1300, 8, 2.0);
+  const ModelCatalog models = load_embedded_models();
+  const ModelShape mixtral = models.resolve("mixtral-8x7b");
+  const ModelShape dense = infer_shape(mixtral.params);
+  // One sequence routes each token to 2 of 8 experts: about a third of the
+  // weights are read, against all of a dense model of the same size.
+  const double moe = served(serving(mixtral.params, 1, 1, 128, 128), mixtral, gpu).tpot_ms.typical;
+  const double full = served(serving(dense.params, 1, 1, 128, 128), dense, gpu).tpot_ms.typical;
+  CHECK(moe < 0.6 * full);
+  // At a large batch every expert is read: the advantage narrows.
+  const double moe_many = served(serving(mixtral.params, 1, 128, 128, 128), mixtral, gpu).tpot_ms.typical;
+  const double full_many = served(serving(dense.params, 1, 128, 128, 128), dense, gpu).tpot_ms.typical;
+  CHECK(moe_many / full_many > moe / full);
+  // Spread over a tensor-parallel group, the experts are expert-parallel.
+  Request spread = serving(mixtral.params, 4, 8, 128, 128);
+  CHECK(estimate(spread, mixtral, gpu).layout.expert == 4);
+}
+
+TEST_CASE("the scheduler's limits cap the largest batch", "[serving]") {
+  const GpuSpec gpu = test::card("g141", 141, 4800, 989, 8, 2.0);
+  const ModelShape model = infer_shape(8e9);
+  Request r = serving(8e9, 1, 1, 2048, 128);
+  InferenceEstimate inf = served(r, model, gpu);
+  // 2048 / 128: every running sequence brings 17 tokens a step; 8192 / 17 = 481,
+  // above the 256 running sequences allowed.
+  CHECK(inf.max_concurrency == 256);
+  CHECK(inf.max_limit == InferenceEstimate::Limit::max_batch);
+  r.max_batched_tokens = 2048;  // vLLM's server default on A100-class cards
+  inf = served(r, model, gpu);
+  CHECK(inf.max_concurrency == 2048 / 17);
+  CHECK(inf.max_limit == InferenceEstimate::Limit::batched_tokens);
+  r.max_batched_tokens = 65536;
+  r.max_batch = 4096;
+  r.context = 32768;  // now memory binds
+  r.output_tokens = 1024;
+  inf = served(r, model, gpu);
+  CHECK(inf.max_limit == InferenceEstimate::Limit::memory);
+  CHECK(inf.max_tokens_per_s.typical > inf.tokens_per_s.typical);
+}
+
+TEST_CASE("the operating point is the most sequences that fit and meet the targets", "[serving]") {
+  const GpuSpec gpu = test::card("g80", 80, 3350, 989, 8, 2.0);
+  const ModelShape model = infer_shape(8e9);
+  Request r = test::request(8e9, Task::inference);
+  r.count = 1;
+  r.tpot_target_ms = 20.0;
+  r.tpot_stated = true;
+  const InferenceEstimate point = served(r, model, gpu);
+  CHECK(point.point == InferenceEstimate::Point::targets);
+  CHECK(point.tpot_ms.typical <= 20.0);
+  CHECK(point.ttft_ms.typical <= 2000.0);
+  REQUIRE(point.concurrency < point.max_concurrency);
+  Request more = r;
+  more.concurrency = point.concurrency + 1;
+  more.tpot_target_ms.reset();
+  CHECK(served(more, model, gpu).tpot_ms.typical > 20.0);
+  // A stated target the card cannot reach at one sequence rejects it.
+  r.tpot_target_ms = 2.0;
+  const Estimate missed = estimate(r, model, gpu);
+  CHECK_FALSE(missed.fits);
+  CHECK(missed.why_not.kind == Shortfall::Kind::latency);
+  CHECK(missed.why_not.latency_tpot);
+  CHECK(missed.why_not.target_ms == 2.0);
+  CHECK(missed.why_not.best_ms > 2.0);
+  // The default target, unmet, relaxes to the knee instead.
+  Request knee = test::request(8e9, Task::inference);
+  knee.count = 1;
+  knee.tpot_target_ms = 2.0;  // as if the default were 2 ms
+  const InferenceEstimate relaxed = served(knee, model, gpu);
+  CHECK(relaxed.point == InferenceEstimate::Point::knee);
+  CHECK(relaxed.tpot_ms.typical <= 1.25 * relaxed.min_tpot_ms + 1e-9);
+}
+
+TEST_CASE("replicas are added to serve the request rate", "[serving]") {
+  const GpuSpec gpu = test::card("g80", 80, 3350, 989, 8, 2.0);
+  const ModelShape model = infer_shape(8e9);
+  Request r = test::request(8e9, Task::inference);
+  r.request_rate = 40.0;
+  const Estimate e = estimate(r, model, gpu);
+  REQUIRE(e.fits);
+  REQUIRE(e.inference);
+  CHECK(e.inference->requests_per_s.typical >= 40.0);
+  CHECK(e.inference->replicas == e.layout.data);
+  CHECK(e.count == e.layout.tensor * e.layout.pipeline * e.layout.data);
+  CHECK(e.inference->tokens_per_s.typical ==
+        Approx(e.inference->user_tokens_per_s.typical * e.inference->concurrency * e.inference->replicas));
+  // Half the rate needs no more GPUs.
+  Request half = r;
+  half.request_rate = 20.0;
+  CHECK(estimate(half, model, gpu).count <= e.count);
+}
