@@ -71,7 +71,7 @@ TEST_CASE("tensor parallelism pays a bandwidth term that grows with the batch", 
 TEST_CASE("MoE decode reads only the experts its tokens are routed to", "[serving]") {
   const GpuSpec gpu = test::card("g192", 192, 5300, 1300, 8, 2.0);
   const ModelCatalog models = load_embedded_models();
-  const ModelShape mixtral = models.resolve("mixtral-8x7b");
+  const ModelShape& mixtral = models.resolve("mixtral-8x7b");
   const ModelShape dense = infer_shape(mixtral.params);
   // One sequence routes each token to 2 of 8 experts: about a third of the
   // weights are read, against all of a dense model of the same size.
