@@ -68,6 +68,7 @@ enum class Phrase {
   headroom_cell,
   headroom_tight_cell,
   tight_plan,
+  tight_serving,
   displaced_tight,
   displaced_oversized,
   col_time,

@@ -265,12 +265,13 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
 
   // The operating point.
   if (request.concurrency) {
-    if (*request.concurrency > inf.max_concurrency) {
-      result.fits = *request.concurrency <= by_memory;  // the scheduler's limits were checked at parse time
-      if (!result.fits) {
-        return result;
-      }
+    if (*request.concurrency > by_memory) {
+      result.fits = false;
+      return result;
     }
+    // Above the token limit (--max-batch is checked at parse time) the engine
+    // still runs the sequences asked, with longer prefill chunks.
+    inf.max_concurrency = std::max(inf.max_concurrency, *request.concurrency);
     inf.point = InferenceEstimate::Point::concurrency;
     inf.concurrency = *request.concurrency;
   } else {

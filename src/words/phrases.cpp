@@ -89,6 +89,10 @@ constexpr Entry entries[] = {
    "tight: under 5% of usable memory is left, so a longer sequence, framework buffers or fragmentation can run it out "
    "of memory; leave room or add a card",
    "偏紧：可用显存剩余不足 5%，更长的序列、框架缓冲或内存碎片都可能导致显存不足；请留出余量或增加一张卡"},
+  {Phrase::tight_serving,
+   "tight: memory holds the cache of only {} sequences of {} tokens beside the weights, so more users wait in the "
+   "queue; a card with more memory, or more cards, serves more at once",
+   "偏紧：权重之外的显存只够 {} 路 {} tokens 序列的 KV 缓存，更多用户只能排队；换更大显存的卡或增加卡数可同时服务更多"},
   {Phrase::displaced_oversized,
    "{0} scored higher but would leave {1:.0f}% of its memory idle; this right-sized plan costs less and takes at "
    "most 1.5 times as long",

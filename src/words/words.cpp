@@ -181,6 +181,14 @@ std::string model_label(const ModelShape& model, Language language) {
 
 namespace {
 
+// A tight plan: serving runs out of room for sequences, training out of memory.
+std::string tight_sentence(const Estimate& e, Language language) {
+  if (e.inference) {
+    return say(language, Phrase::tight_serving, e.inference->max_concurrency, e.inference->context);
+  }
+  return say(language, Phrase::tight_plan);
+}
+
 std::string describe_memory(const Request& request, const MemoryBreakdown& m, Language language) {
   if (request.task == Task::inference) {
     return say(language, Phrase::memory_inference, format::gib(m.weights), format::gib(m.kv_cache),
@@ -204,7 +212,7 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                       format::gib(e.usable_bytes), 100.0 * e.headroom(),
                       describe_memory(request, e.per_gpu, language)));
   if (e.tight()) {
-    lines.push_back(say(language, Phrase::tight_plan));
+    lines.push_back(tight_sentence(e, language));
   }
   if (e.training) {
     const auto& t = *e.training;
@@ -460,7 +468,7 @@ std::optional<std::string> main_risk(const Recommendation& pick, Language langua
     }
   }
   if (pick.estimate.tight()) {
-    return say(language, Phrase::tight_plan);
+    return tight_sentence(pick.estimate, language);
   }
   if (!pick.estimate.notes.empty()) {
     return describe(pick.estimate.notes.front(), language);
