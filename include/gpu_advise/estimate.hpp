@@ -99,7 +99,7 @@ struct CostEstimate {
 
 // Why a card does not fit, with the figures to say so.
 struct Shortfall {
-  enum class Kind { none, no_fp8, deadline, latency, count_too_small, activations, too_many_gpus, no_shape };
+  enum class Kind { none, no_fp8, deadline, latency, rate, count_too_small, activations, too_many_gpus, no_shape };
   Kind kind = Kind::none;
   double need_gib = 0;  // per GPU at the best layout tried
   double usable_gib = 0;
@@ -113,6 +113,10 @@ struct Shortfall {
   bool latency_tpot = true;
   double target_ms = 0;
   double best_ms = 0;
+  // rate: --request-rate, and the requests/s the largest count tried serves.
+  double request_rate = 0;
+  double requests_per_s = 0;
+  bool serving = false;  // activations: the figures are a step's workspace and one sequence's cache
 };
 
 // A caveat of the estimate.

@@ -156,8 +156,10 @@ enum class Phrase {
   why_deadline,
   why_tpot,
   why_ttft,
+  why_rate,
   why_count,
   why_activations,
+  why_serving_fixed,
   why_too_many,
   why_no_shape,
   // how the tier sized a plan, and the cheaper plan ranked below

@@ -21,7 +21,11 @@ std::optional<double> ranking_cost(const Estimate& estimate, CostMode mode) {
 
 double speed_metric(const Estimate& estimate, bool sized_to_deadline) {
   if (estimate.inference) {
-    return estimate.inference->tokens_per_s.typical;
+    // Serving a stated request rate, every plan carries the traffic and
+    // capacity beyond it earns nothing: speed is what each user sees.
+    // Otherwise it is the throughput at the latency targets.
+    const InferenceEstimate& inf = *estimate.inference;
+    return inf.request_rate ? inf.user_tokens_per_s.typical : inf.tokens_per_s.typical;
   }
   if (!estimate.training || estimate.training->gpu_hours.typical <= 0) {
     return 0;

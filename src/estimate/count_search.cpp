@@ -101,6 +101,7 @@ struct Probe {
   MemoryBreakdown smallest;
   std::optional<TrainingEstimate> too_slow;
   std::optional<ServingResult> latency;  // serving: the closest miss of a latency target
+  std::optional<double> rate_served;     // serving: the most requests/s of layouts short of the rate
 };
 
 // Whether a fitting layout meets the deadline; the estimate when it does not.
@@ -141,7 +142,11 @@ Probe probe_serving(const Request& request, const ModelShape& model, const GpuSp
       }
       continue;
     }
-    if (!served.fits || served.short_of_rate || !served.estimate) {
+    if (!served.fits || !served.estimate) {
+      continue;
+    }
+    if (served.short_of_rate) {
+      result.rate_served = std::max(result.rate_served.value_or(0), served.estimate->requests_per_s.typical);
       continue;
     }
     const double preference = served.estimate->requests_per_s.typical;
@@ -151,6 +156,9 @@ Probe probe_serving(const Request& request, const ModelShape& model, const GpuSp
   }
   if (result.candidate) {
     result.latency.reset();
+    result.rate_served.reset();
+  } else if (result.rate_served) {
+    result.latency.reset();  // some layout met the targets: the rate is the blocker
   }
   return result;
 }
@@ -310,6 +318,7 @@ SearchResult search_counts(const Request& request, const ModelShape& model, cons
   }
   result.smallest = last.smallest;
   result.missed = last.too_slow;
+  result.rate_served = result.chosen ? std::nullopt : last.rate_served;
   if (result.chosen || !last.latency) {  // the blocker only when the last count fit and missed
     result.latency.reset();
   }
@@ -336,8 +345,8 @@ SearchResult search_count(const Request& request, const ModelShape& model, const
   if (strict.chosen || !defaults) {
     return strict;
   }
-  SearchResult relaxed = search_counts(request, model, gpu, usable_bytes, deadline, true);
-  return relaxed.chosen ? relaxed : strict;
+  // Relaxed, a default target no longer blocks: what still does is the reason.
+  return search_counts(request, model, gpu, usable_bytes, deadline, true);
 }
 
 }  // namespace gpu_advise::sizing

@@ -22,6 +22,7 @@ Shortfall shortfall(const Request& request, const GpuSpec& gpu, const SearchResu
   why.usable_gib = usable_gib;
   why.fixed_gib = (smallest.activations + smallest.kv_cache + smallest.reserve) / bytes_per_gib;
   why.max_gpus = request.count.value_or(request.max_gpus);
+  why.serving = request.task == Task::inference;
   const CountLadder ladder = CountLadder::for_request(request, gpu);
   if (ladder.empty()) {  // the smallest shape on offer is above --max-gpus
     Request unbounded = request;
@@ -31,7 +32,12 @@ Shortfall shortfall(const Request& request, const GpuSpec& gpu, const SearchResu
     return why;
   }
   why.count = ladder.back();
-  if (found.latency) {
+  if (found.rate_served && request.request_rate) {
+    why.kind = Shortfall::Kind::rate;
+    why.count = found.last_count;
+    why.request_rate = *request.request_rate;
+    why.requests_per_s = *found.rate_served;
+  } else if (found.latency) {
     why.kind = Shortfall::Kind::latency;
     why.count = found.latency_count;
     why.latency_tpot = found.latency->latency_tpot;
@@ -113,12 +119,14 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
     if (e.layout.tensor > std::max(1, gpu.interconnect.domain_size)) {
       e.notes.push_back(EstimateNote{EstimateNote::Kind::tp_over_pcie, e.layout.tensor, 0});
     }
-    // Servers with no scale-up link between them: what crosses is what the
-    // layout sends there (tensor parallelism stays inside one server).
+    // Servers with no scale-up link between them: what crosses is what one
+    // model copy sends there, its pipeline stages (tensor parallelism stays
+    // inside one server; copies of the model exchange nothing).
     const int span = std::max(node, gpu.interconnect.domain_size);
-    if (e.count > span) {
-      e.notes.push_back(EstimateNote{EstimateNote::Kind::multi_node, e.count, (e.count + span - 1) / span,
-                                     crossing(gpu, e.layout), gpu.node.scale_out_gbps_per_gpu});
+    const int copy = e.layout.tensor * e.layout.pipeline;
+    if (copy > span) {
+      e.notes.push_back(EstimateNote{EstimateNote::Kind::multi_node, copy, (copy + span - 1) / span,
+                                     EstimateNote::Crossing::pipeline, gpu.node.scale_out_gbps_per_gpu});
     }
   }
   add_costs(request, gpu, e);

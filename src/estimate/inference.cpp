@@ -106,6 +106,13 @@ class StepModel {
     m_link_latency_s = scale_up ? link_latency_s : pcie_latency_s;
     const double pcie_gb_per_s = 16.0 * std::pow(2.0, std::max(gpu.pcie_gen.value_or(4), 3) - 3);
     m_link_bytes_per_s = (scale_up ? gpu.interconnect.bandwidth_gb_per_s / 2.0 : pcie_gb_per_s) * 1e9 * link_efficiency;
+    // Stage to stage: PCIe inside one server, the scale-out network (its Gb/s
+    // per GPU, when known) when the model copy spans servers.
+    const int server = std::max({1, gpu.node.gpus_per_node, gpu.interconnect.domain_size});
+    const bool spans = layout.tensor * layout.pipeline > server;
+    const double network_gb_per_s =
+        gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie_gb_per_s;
+    m_hop_bytes_per_s = (spans ? std::min(network_gb_per_s, pcie_gb_per_s) : pcie_gb_per_s) * 1e9 * link_efficiency;
   }
 
   // One steady-state step with `batch` running sequences: every one decodes a
@@ -113,10 +120,6 @@ class StepModel {
   [[nodiscard]] double step_s(double batch, const Rates& r) const {
     const double prompts = batch / m_output;
     return pipelined(batch + prompts * m_prompt, stage_s(batch, prompts, r)) + r.overhead_s;
-  }
-  // A step with no prefill in it.
-  [[nodiscard]] double decode_s(double batch, const Rates& r) const {
-    return pipelined(batch, stage_s(batch, 0, r)) + r.overhead_s;
   }
   // One prompt's prefill on its own.
   [[nodiscard]] double prefill_s(const Rates& r) const { return pipelined(m_prompt, stage_s(0, 1, r)) + r.overhead_s; }
@@ -150,11 +153,13 @@ class StepModel {
     const double linear_flops =
         (2.0 * m_linear_params * tokens + 2.0 * static_cast<double>(m_model.hidden) * m_model.vocab * sampled) / m_gpus;
     // Between streaming the weights and running at full compute a product
-    // reaches neither: the two times combine as a 2-norm, not a maximum
-    // (fitted on the fitting set of docs/validation.md; the maximum is the plain roofline).
+    // reaches neither: the two times combine as a p-norm, not a maximum
+    // (p fitted on the fitting set of docs/validation.md; p = infinity is the
+    // plain roofline, p = 1 no overlap at all).
     const double read_s = read / (m_bandwidth * r.bandwidth * m_precision_factor);
     const double compute_s = linear_flops / (m_linear_peak * r.compute);
-    const double gemm_s = std::hypot(read_s, compute_s);
+    const double p = gemm_overlap_norm;
+    const double gemm_s = std::pow(std::pow(read_s, p) + std::pow(compute_s, p), 1.0 / p);
     // Attention: decodes over the average context held, prompts causally over themselves.
     const double context = m_prompt + m_output / 2.0;
     const double layers = m_model.layers;
@@ -261,7 +266,7 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
 
   const Rates typical = corner(gpu, 1);
   auto tpot_ms = [&](double b) { return steps.step_s(b, typical) * 1e3; };
-  auto ttft_ms = [&](double b) { return (steps.prefill_s(typical) + steps.decode_s(b, typical)) * 1e3; };
+  auto ttft_ms = [&](double b) { return (steps.prefill_s(typical) + steps.step_s(b, typical)) * 1e3; };
 
   // The operating point.
   if (request.concurrency) {
@@ -314,9 +319,12 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   if (inf.concurrency == 0) {
     inf.concurrency = std::max(1, largest_batch(inf.max_concurrency, meets));
   }
-  inf.tpot_target_ms = tpot_target;
+  // The targets the point was chosen against; with --concurrency, the ones
+  // asked (a default one it misses is flagged by slow-for-interactive).
+  const bool fixed = inf.point == InferenceEstimate::Point::concurrency;
+  inf.tpot_target_ms = fixed ? request.tpot_target_ms : tpot_target;
+  inf.ttft_target_ms = fixed ? request.ttft_target_ms : ttft_target;
   inf.min_tpot_ms = tpot_ms(1);
-  inf.ttft_target_ms = ttft_target;
 
   // Figures at three corners: slow (low efficiencies, high overhead), typical, fast.
   const double replicas = inf.replicas;
@@ -335,7 +343,7 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   const double m = inf.max_concurrency;
   inf.max_tokens_per_s = {m * replicas / at(m, 0), m * replicas / at(m, 1), m * replicas / at(m, 2)};
   auto ttft = [&](int k) {
-    return (steps.prefill_s(corner(gpu, k)) + steps.decode_s(b, corner(gpu, k))) * widen[k] * 1e3;
+    return (steps.prefill_s(corner(gpu, k)) + steps.step_s(b, corner(gpu, k))) * widen[k] * 1e3;
   };
   inf.ttft_ms = {ttft(2), ttft(1), ttft(0)};
 

@@ -49,7 +49,10 @@ double serving_workspace_bytes(const Request& request, const ModelShape& model, 
   const double mlp = model.moe ? static_cast<double>(model.moe->expert_ffn) * model.moe->experts_per_token
                                : static_cast<double>(model.ffn);
   const double per_token = 2.0 * (2.0 * model.hidden + 2.0 * mlp / layout.tensor);
-  return tokens * per_token + 4.0 * request.max_batch * static_cast<double>(model.vocab);
+  // A step samples at most one token per running sequence, and has at most
+  // max_batched_tokens of them.
+  const double sampled = std::min(request.max_batch, request.max_batched_tokens);
+  return tokens * per_token + 4.0 * sampled * static_cast<double>(model.vocab);
 }
 
 }  // namespace sizing

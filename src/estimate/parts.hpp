@@ -78,10 +78,12 @@ inline constexpr double link_efficiency = 0.75;  // NCCL bus bandwidth as a shar
 inline constexpr double knee_factor = 1.25;      // the knee: latency within 25% of its one-sequence floor
 // Per step: scheduling, sampling and launching a CUDA graph, fitted on the
 // serving cases of docs/validation.md.
-inline constexpr Range serving_step_overhead_s{0.0010, 0.0030, 0.0060};
+inline constexpr Range serving_step_overhead_s{0.00033, 0.0010, 0.0020};
+// How a matrix product's memory and compute times combine: their p-norm.
+inline constexpr double gemm_overlap_norm = 1.25;
 // The step model's own error, as factors on the band's fast and slow step
 // times: the narrowest that holds 85% of the fitting set's published figures.
-inline constexpr Range serving_model_error{0.95, 1.0, 1.15};
+inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 
 // Tensor-parallel ranks (and pipeline stages) the KV cache is split over.
 [[nodiscard]] double kv_split(const ModelShape& model, const Layout& layout);
@@ -153,6 +155,7 @@ struct SearchResult {
   std::optional<TrainingEstimate> missed;  // a layout that fit but missed the deadline, when that was the blocker
   std::optional<ServingResult> latency;    // serving: the closest miss of a latency target, when that was the blocker
   int latency_count = 0;                   // the count of that closest miss
+  std::optional<double> rate_served;       // serving: requests/s the last count served, short of --request-rate
   int last_count = 0;                      // the last failing count tried
 };
 [[nodiscard]] SearchResult search_count(const Request& request, const ModelShape& model, const GpuSpec& gpu,

@@ -191,6 +191,12 @@ ordered reason_json(const RejectReason& reason, const Request& request, Language
                          {"best_ms", round6(why.best_ms)},
                          {"count", why.count},
                          {"max_gpus", why.max_gpus}};
+        case Shortfall::Kind::rate:
+          return ordered{{"kind", "rate"},
+                         {"request_rate", round6(why.request_rate)},
+                         {"requests_per_s", round6(why.requests_per_s)},
+                         {"count", why.count},
+                         {"max_gpus", why.max_gpus}};
         case Shortfall::Kind::too_many_gpus:
           return ordered{{"kind", "max_gpus"},
                          {"max_gpus", why.max_gpus},

@@ -74,11 +74,16 @@ std::string describe(const Shortfall& why, Language language) {
       return say(language, Phrase::why_deadline, say_duration(language, why.deadline_hours), why.max_gpus, why.count,
                  say_duration(language, why.hours_at_count));
     case Shortfall::Kind::latency:
-      return say(language, why.latency_tpot ? Phrase::why_tpot : Phrase::why_ttft, why.target_ms, why.max_gpus,
-                 why.count, why.best_ms);
+      return say(language, why.latency_tpot ? Phrase::why_tpot : Phrase::why_ttft, format::number(why.target_ms),
+                 why.max_gpus, why.count, format::number(why.best_ms));
+    case Shortfall::Kind::rate:
+      return say(language, Phrase::why_rate, format::number(why.request_rate), why.max_gpus, why.count,
+                 format::number(why.requests_per_s));
     case Shortfall::Kind::count_too_small:
       return say(language, Phrase::why_count, why.count, why.need_gib, why.usable_gib);
-    case Shortfall::Kind::activations: return say(language, Phrase::why_activations, why.fixed_gib, why.usable_gib);
+    case Shortfall::Kind::activations:
+      return say(language, why.serving ? Phrase::why_serving_fixed : Phrase::why_activations, why.fixed_gib,
+                 why.usable_gib);
     case Shortfall::Kind::too_many_gpus:
       return say(language, Phrase::why_too_many, why.max_gpus, why.need_gib, why.count, why.usable_gib);
     case Shortfall::Kind::no_shape: return say(language, Phrase::why_no_shape, why.count, why.max_gpus);
@@ -224,7 +229,7 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
   }
   if (e.inference) {
     const auto& inf = *e.inference;
-    lines.push_back(say(language, Phrase::inference_speed, inf.tokens_per_s.typical, inf.concurrency,
+    lines.push_back(say(language, Phrase::inference_speed, inf.tokens_per_s.typical, inf.concurrency * inf.replicas,
                         inf.tpot_ms.typical, inf.user_tokens_per_s.typical, inf.ttft_ms.typical));
     if (inf.point == InferenceEstimate::Point::knee) {
       lines.push_back(say(language, Phrase::inference_point_knee, inf.min_tpot_ms));

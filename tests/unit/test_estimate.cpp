@@ -315,10 +315,10 @@ TEST_CASE("decode throughput is bound by memory bandwidth at small batch", "[est
   REQUIRE(e.inference);
   // One sequence: the step reads the weights and the cache at 72% of peak
   // bandwidth, plus the per-step overhead; compute and the prompt's share of
-  // prefill (3584 / 512 tokens a step) add under 2%.
+  // prefill (3584 / 512 tokens a step) add under 5%.
   const double kv = shape.kv_bytes(r.prompt_tokens() + r.effective_output_tokens() / 2.0, 2.0);
-  const double step = (e.per_gpu.weights + kv) / (2000e9 * 0.72) + 0.003;
-  CHECK(e.inference->tokens_per_s.typical == Approx(1.0 / step).epsilon(0.02));
+  const double step = (e.per_gpu.weights + kv) / (2000e9 * 0.72) + sizing::serving_step_overhead_s.typical;
+  CHECK(e.inference->tokens_per_s.typical == Approx(1.0 / step).epsilon(0.05));
   CHECK(e.inference->tokens_per_s.typical < 1.0 / step);
   CHECK(e.inference->tpot_ms.typical == Approx(1000.0 / e.inference->tokens_per_s.typical));
   CHECK(e.inference->max_concurrency > 1);
