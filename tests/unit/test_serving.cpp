@@ -160,3 +160,37 @@ TEST_CASE("replicas are added to serve the request rate", "[serving]") {
   half.request_rate = 20.0;
   CHECK(estimate(half, model, gpu).count <= e.count);
 }
+
+TEST_CASE("pipeline stages add a hop, never an absurd cost", "[serving]") {
+  GpuSpec gpu = test::card("g80", 80, 3350, 989, 8, 2.0);
+  gpu.compute.fp8_tflops = 1979;
+  const ModelShape model = infer_shape(405e9);
+  // 405B in FP8 on one server (TP 8) and on two (TP 8 x PP 2): the stages run
+  // one after another, each with half the weights, plus a hop between them.
+  Request one = serving(405e9, 8, 1, 128, 128);
+  one.precision = InferencePrecision::fp8;
+  Request two = one;
+  two.count = 16;
+  const Estimate e8 = estimate(one, model, gpu);
+  const Estimate e16 = estimate(two, model, gpu);
+  REQUIRE(e8.fits);
+  REQUIRE(e16.fits);
+  CHECK(e16.layout.pipeline == 2);
+  const double ratio = e16.inference->tpot_ms.typical / e8.inference->tpot_ms.typical;
+  CHECK(ratio > 0.9);
+  CHECK(ratio < 1.5);
+}
+
+TEST_CASE("a rate no count on offer can serve is its own reason", "[serving]") {
+  const GpuSpec gpu = test::card("g80", 80, 3350, 989, 8, 2.0);
+  const ModelShape model = infer_shape(8e9);
+  Request r = test::request(8e9, Task::inference);
+  r.request_rate = 1e5;
+  r.max_gpus = 16;
+  const Estimate e = estimate(r, model, gpu);
+  CHECK_FALSE(e.fits);
+  CHECK(e.why_not.kind == Shortfall::Kind::rate);
+  CHECK(e.why_not.request_rate == 1e5);
+  CHECK(e.why_not.requests_per_s > 0);
+  CHECK(e.why_not.requests_per_s < 1e5);
+}
