@@ -22,6 +22,7 @@ struct MemoryBreakdown {
   double activations = 0;
   double kv_cache = 0;
   double reserve = 0;
+  double host = 0;  // kept in host memory per GPU (--offload); not part of total()
 
   [[nodiscard]] double total() const { return weights + gradients + optimizer + activations + kv_cache + reserve; }
 };
@@ -44,7 +45,9 @@ struct TrainingEstimate {
   Range mfu;         // after layout and scale-out factors, against the peak used
   double peak_tflops = 0;
   Range gpu_hours;
-  Range wall_hours;
+  Range wall_hours;     // elapsed: compute, offload stalls, and lost time at the goodput
+  double goodput = 1;   // the share of the wall time spent training (1: not applied)
+  Range offload_hours;  // --offload: wall hours waiting on the host's optimizer and PCIe (0 without)
 };
 
 // Serving at an operating point (docs/methodology.md §5): a continuous-batching
@@ -167,9 +170,10 @@ struct Estimate {
   int count = 0;  // GPUs
   int nodes = 0;  // servers of the card's gpus_per_node (1 for fewer)
   Layout layout;
-  MemoryBreakdown per_gpu;    // bytes
-  double capacity_bytes = 0;  // what the card reports
-  double usable_bytes = 0;    // capacity x usable fraction
+  MemoryBreakdown per_gpu;           // bytes
+  double host_bytes_per_server = 0;  // --offload: host memory one server needs for its GPUs' share
+  double capacity_bytes = 0;         // what the card reports
+  double usable_bytes = 0;           // capacity x usable fraction
   std::optional<TrainingEstimate> training;
   std::optional<InferenceEstimate> inference;
   CostEstimate cost;

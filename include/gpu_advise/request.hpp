@@ -55,14 +55,17 @@ enum class KvPrecision { bf16, fp8 };
 enum class CostMode { rent, buy };
 // Optimizer state per trained parameter: mixed-precision AdamW with FP32
 // master weights (16 B with BF16 weights and gradients), pure-BF16 AdamW (8 B),
-// or 8-bit Adam states with FP32 master (10 B).
-enum class Optimizer { adamw, adamw_bf16, adamw_8bit };
+// 8-bit Adam states with FP32 master (10 B) or without one, on BF16 weights (6 B).
+enum class Optimizer { adamw, adamw_bf16, adamw_8bit, adamw_8bit_bf16 };
+// What training keeps in host memory instead (DeepSpeed ZeRO-Offload / ZeRO-Infinity, FSDP CPU offload).
+enum class Offload { none, optimizer, optimizer_params };
 
 [[nodiscard]] std::span<const EnumName<Recompute>> names(Recompute);
 [[nodiscard]] std::span<const EnumName<InferencePrecision>> names(InferencePrecision);
 [[nodiscard]] std::span<const EnumName<KvPrecision>> names(KvPrecision);
 [[nodiscard]] std::span<const EnumName<CostMode>> names(CostMode);
 [[nodiscard]] std::span<const EnumName<Optimizer>> names(Optimizer);
+[[nodiscard]] std::span<const EnumName<Offload>> names(Offload);
 [[nodiscard]] std::span<const EnumName<LoraTarget>> names(LoraTarget);
 
 // Bytes per trained parameter for weights, gradients and optimizer states.
@@ -121,6 +124,12 @@ struct Request {
   int lora_rank = 16;                  // LoRA / QLoRA adapter rank
   std::vector<LoraTarget> lora_targets{std::begin(all_lora_targets), std::end(all_lora_targets)};
   Optimizer optimizer = Optimizer::adamw;
+  Offload offload = Offload::none;     // --offload
+  bool optimizer_in_backward = false;  // --optimizer-in-backward: each layer's update in its backward pass
+  // Share of a long run's wall time spent training rather than restarting,
+  // checkpointing and evaluating (--goodput; docs/methodology.md §4).
+  double goodput = 0.90;
+  bool goodput_stated = false;
   std::optional<double> tokens;           // --tokens: dataset tokens (per epoch); unset = task default
   double epochs = 1;                      // fine-tuning passes over the dataset
   bool fp8_training = false;              // --fp8: FP8 matmuls where the card has them

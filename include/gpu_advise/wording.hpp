@@ -104,6 +104,8 @@ enum class Phrase {
   memory_full,
   training_time,
   range,
+  offload_host,
+  goodput_applied,
   inference_speed,
   inference_point_targets,
   inference_point_knee,

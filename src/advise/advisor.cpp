@@ -71,12 +71,18 @@ struct Lever {
 std::vector<Lever> levers_for(const Request& request) {
   std::vector<Lever> out;
   if (request.task == Task::full || request.task == Task::pretrain) {
-    for (const Optimizer optimizer : {Optimizer::adamw_bf16, Optimizer::adamw_8bit}) {
+    for (const Optimizer optimizer : {Optimizer::adamw_bf16, Optimizer::adamw_8bit, Optimizer::adamw_8bit_bf16}) {
       if (request.optimizer != optimizer) {
         out.push_back({"optimizer", std::string(to_string(request.optimizer)), std::string(to_string(optimizer)),
                        [optimizer](Request& r) { r.optimizer = optimizer; }});
       }
     }
+  }
+  if ((request.task == Task::full || request.task == Task::pretrain) && !request.optimizer_in_backward) {
+    out.push_back({"optimizer_in_backward", "off", "on", [](Request& r) { r.optimizer_in_backward = true; }});
+  }
+  if ((request.task == Task::full || request.task == Task::pretrain) && request.offload == Offload::none) {
+    out.push_back({"offload", "none", "optimizer", [](Request& r) { r.offload = Offload::optimizer; }});
   }
   if (is_training(request.task) && request.zero_stage && *request.zero_stage < 3) {
     out.push_back({"zero", std::to_string(*request.zero_stage), "3", [](Request& r) { r.zero_stage = 3; }});
@@ -130,7 +136,9 @@ std::vector<Lever> levers_for(const Request& request) {
 void record(WayOut& way, const Lever& lever) {
   std::string flag = lever.name;
   std::replace(flag.begin(), flag.end(), '_', '-');
-  way.sets.push_back(fmt::format("--{} {}", flag, lever.to));
+  // A switch is set by its name alone.
+  way.sets.push_back(lever.from == "off" && lever.to == "on" ? fmt::format("--{}", flag)
+                                                             : fmt::format("--{} {}", flag, lever.to));
   way.changes.push_back({lever.name, lever.from, lever.to});
 }
 

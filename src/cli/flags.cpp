@@ -59,8 +59,18 @@ const std::vector<FlagSpec>& flag_table() {
        "Layers LoRA adapts: all (default) | attention | mlp | a list such as q,v", "", FlagScope::lora, "lora_targets",
        false},
       {"--optimizer", &Flags::optimizer, "Training", "OPT",
-       "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit", "", FlagScope::training,
-       "optimizer", false},
+       "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit (8-bit states, FP32 "
+       "master) | adamw-8bit-bf16 (8-bit states, no master)",
+       "", FlagScope::training, "optimizer", false},
+      {"--offload", &Flags::offload, "Training", "WHAT",
+       "Keep in host memory: none (default) | optimizer (states and master weights) | optimizer+params", "",
+       FlagScope::training, "offload", false},
+      {"--optimizer-in-backward", &Flags::optimizer_in_backward, "Training", "",
+       "Update each layer in its backward pass, holding one layer's gradients", "", FlagScope::training,
+       "optimizer_in_backward", false},
+      {"--goodput", &Flags::goodput, "Training", "F",
+       fmt::format("Share of a pretraining run's wall time spent training, 0-1 (default {})", shown(d.goodput)), "",
+       FlagScope::training, "goodput", false},
       {"--tokens", &Flags::tokens, "Training", "COUNT",
        fmt::format(
            "Training tokens per epoch: 2T, 100M (default: {} per parameter for pretraining, {} for fine-tuning)",
@@ -316,6 +326,14 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   }
   if (!flags.optimizer.empty()) {
     request.optimizer = parse_choice<Optimizer>(flags.optimizer, "--optimizer");
+  }
+  if (!flags.offload.empty()) {
+    request.offload = parse_choice<Offload>(flags.offload, "--offload");
+  }
+  request.optimizer_in_backward = flags.optimizer_in_backward;
+  if (!flags.goodput.empty()) {
+    request.goodput = wrap("--goodput", [&] { return parse_positive_number(flags.goodput, 1.0); });
+    request.goodput_stated = true;
   }
   if (!flags.tokens.empty()) {
     request.tokens = wrap("--tokens", [&] { return parse_parameter_count(flags.tokens); });

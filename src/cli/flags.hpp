@@ -58,6 +58,9 @@ struct Flags {
   std::string lora_rank;
   std::string lora_targets;
   std::string optimizer;
+  std::string offload;
+  bool optimizer_in_backward = false;
+  std::string goodput;
   std::string tokens;
   std::string epochs;
   bool fp8 = false;

@@ -95,8 +95,16 @@ std::span<const EnumName<CostMode>> names(CostMode) {
 }
 
 std::span<const EnumName<Optimizer>> names(Optimizer) {
-  static constexpr EnumName<Optimizer> table[] = {
-      {Optimizer::adamw, "adamw"}, {Optimizer::adamw_bf16, "adamw-bf16"}, {Optimizer::adamw_8bit, "adamw-8bit"}};
+  static constexpr EnumName<Optimizer> table[] = {{Optimizer::adamw, "adamw"},
+                                                  {Optimizer::adamw_bf16, "adamw-bf16"},
+                                                  {Optimizer::adamw_8bit, "adamw-8bit"},
+                                                  {Optimizer::adamw_8bit_bf16, "adamw-8bit-bf16"}};
+  return table;
+}
+
+std::span<const EnumName<Offload>> names(Offload) {
+  static constexpr EnumName<Offload> table[] = {
+      {Offload::none, "none"}, {Offload::optimizer, "optimizer"}, {Offload::optimizer_params, "optimizer+params"}};
   return table;
 }
 
@@ -115,6 +123,8 @@ TrainingBytes training_bytes(Optimizer optimizer) {
     case Optimizer::adamw_bf16: return {2, 2, 4};
     // 8-bit Adam (Dettmers et al., arXiv 2110.02861): 2 bytes of moments + FP32 master 4.
     case Optimizer::adamw_8bit: return {2, 2, 6};
+    // 8-bit states on BF16 weights, no master copy (torchtune's single-GPU recipe).
+    case Optimizer::adamw_8bit_bf16: return {2, 2, 2};
   }
   return {2, 2, 12};
 }

@@ -66,7 +66,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   if (e.training) {
     const Range& wall = e.training->wall_hours;
     if (c.rent_usd_per_gpu_hour) {
-      c.rent_usd = multiply(e.training->gpu_hours, *c.rent_usd_per_gpu_hour);
+      c.rent_usd = multiply(scale(wall, n), *c.rent_usd_per_gpu_hour);  // paid while it restarts, too
     }
     if (c.purchase_usd && gpu.tdp_w) {
       c.energy_usd = kw * wall.typical * own.usd_per_kwh;

@@ -98,6 +98,7 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
   e.per_gpu = found.chosen->memory;
   const int node = std::max(1, gpu.node.gpus_per_node);
   e.nodes = (e.count + node - 1) / node;
+  e.host_bytes_per_server = e.per_gpu.host * std::min(e.count, node);
   if (is_training(request.task)) {
     const ScaleOut out = scale_out(gpu, e.count);
     if (out.note) {

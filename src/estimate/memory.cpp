@@ -97,11 +97,29 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       const double shard = params / (t * p);
       const int z = layout.zero_stage;
       const TrainingBytes bytes = training_bytes(request.optimizer);
+      const double gathered = 2.0 * 2.0 * model.params_per_layer() / t;  // two layers: current + prefetch
       m.weights = bytes.weights * shard / (z >= 3 ? d : 1.0);
       m.gradients = bytes.gradients * shard / (z >= 2 ? d : 1.0);
       m.optimizer = bytes.optimizer * shard / (z >= 1 ? d : 1.0);
       if (z >= 3 && d > 1) {
-        m.weights += 2.0 * 2.0 * model.params_per_layer() / t;  // two layers gathered: current + prefetch
+        m.weights += gathered;
+      }
+      // Optimizer in the backward pass (torchtune's optimizer_in_bwd): each
+      // layer is updated as its gradients are made, so one layer's are held.
+      if (request.optimizer_in_backward) {
+        m.gradients = std::min(m.gradients, bytes.gradients * model.params_per_layer() / t);
+      }
+      // Offload (ZeRO-Offload, arXiv 2101.06840; ZeRO-Infinity, arXiv 2104.07857):
+      // the optimizer states and master weights, and with the parameters also
+      // the BF16 weights, live in host memory; the GPU holds the layers at work.
+      if (request.offload != Offload::none) {
+        m.host = m.optimizer;
+        m.optimizer = 0;
+      }
+      if (request.offload == Offload::optimizer_params) {
+        const double resident = bytes.weights * shard / (z >= 3 ? d : 1.0);
+        m.host += resident;
+        m.weights = gathered;
       }
       m.activations = training_activations(request, model, layout);
       break;
@@ -120,9 +138,10 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       }
       // Adapters train in FP32 with mixed-precision AdamW (PEFT's default):
       // 4 + 4 + 8 bytes; pure BF16 halves that; 8-bit Adam stores 2 bytes of moments.
-      const TrainingBytes adapter_bytes = request.optimizer == Optimizer::adamw_bf16   ? TrainingBytes{2, 2, 4}
-                                          : request.optimizer == Optimizer::adamw_8bit ? TrainingBytes{4, 4, 2}
-                                                                                       : TrainingBytes{4, 4, 8};
+      const TrainingBytes adapter_bytes = request.optimizer == Optimizer::adamw_bf16        ? TrainingBytes{2, 2, 4}
+                                          : request.optimizer == Optimizer::adamw_8bit      ? TrainingBytes{4, 4, 2}
+                                          : request.optimizer == Optimizer::adamw_8bit_bf16 ? TrainingBytes{2, 2, 2}
+                                                                                            : TrainingBytes{4, 4, 8};
       // FSDP (ZeRO-3) shards the frozen base and the adapter states over the
       // GPUs and gathers two layers at a time; plain data parallelism replicates them.
       const bool sharded = layout.zero_stage >= 3 && d > 1;
@@ -133,6 +152,10 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       }
       m.gradients = adapter_bytes.gradients * adapters / shards;
       m.optimizer = adapter_bytes.optimizer * adapters / shards;
+      if (request.offload != Offload::none) {  // the adapters' states only: the base is frozen
+        m.host = m.optimizer;
+        m.optimizer = 0;
+      }
       m.activations = training_activations(request, model, layout);
       break;
     }

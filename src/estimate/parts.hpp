@@ -20,6 +20,21 @@ inline constexpr double qlora_slowdown = 1.39;                // vs LoRA on the 
 inline constexpr double fp8_mfu_factor = 0.70;                // MFU against the FP8 peak, relative to BF16's
 inline constexpr double full_recompute_factor = 0.85;         // recompute only the layers that must be
 inline constexpr double hours_per_month = 730.0;
+inline constexpr double pretrain_batch_tokens = 4194304;  // Llama 2 (arXiv 2307.09288 §2.2): 4M tokens a step
+inline constexpr int fine_tune_batch_sequences = 128;     // Alpaca, Vicuna: 128 sequences a step
+// Offload: the host's optimizer step reads and writes the FP32 master, m and
+// v and the gradient, and writes the BF16 weights, about 30 bytes a parameter,
+// at the host's memory bandwidth (GB/s per server: low / typical / high).
+inline constexpr double host_adam_bytes_per_param = 30.0;
+inline constexpr Range host_memory_gb_per_s{50.0, 100.0, 200.0};
+
+// Sequences in one optimizer step (the global batch).
+[[nodiscard]] inline int batch_sequences(const Request& request) {
+  if (request.task == Task::pretrain) {
+    return std::max(1, static_cast<int>(pretrain_batch_tokens / request.seq_len));
+  }
+  return fine_tune_batch_sequences;
+}
 
 [[nodiscard]] inline Range scale(const Range& r, double factor) {
   return {r.low * factor, r.typical * factor, r.high * factor};

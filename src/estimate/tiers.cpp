@@ -32,25 +32,15 @@ namespace sizing {
 
 namespace {
 
-constexpr double min_cut = 0.30;                   // a step must save this share of the time
-constexpr double server_run_hours = 1.0;           // speed first in one server: shorter runs are not worth more
-constexpr double medium_server_run_hours = 24.0;   // balanced in one server: nor runs under a day
-constexpr double cluster_run_hours = 168.0;        // a plan of several servers grows while the run takes a week
-constexpr double medium_extra_cost = 0.10;         // balanced: a step may cost this much more
-constexpr double pretrain_batch_tokens = 4194304;  // Llama 2 (arXiv 2307.09288 §2.2): 4M tokens a step
-constexpr int fine_tune_batch_sequences = 128;     // Alpaca, Vicuna: 128 sequences a step
+constexpr double min_cut = 0.30;                  // a step must save this share of the time
+constexpr double server_run_hours = 1.0;          // speed first in one server: shorter runs are not worth more
+constexpr double medium_server_run_hours = 24.0;  // balanced in one server: nor runs under a day
+constexpr double cluster_run_hours = 168.0;       // a plan of several servers grows while the run takes a week
+constexpr double medium_extra_cost = 0.10;        // balanced: a step may cost this much more
 
 // What a step must cut: wall hours (training) or, serving, the time per output
 // token at one sequence (at the operating point it is held at the target).
 double time_of(const Estimate& e) { return e.training ? e.training->wall_hours.typical : e.inference->min_tpot_ms; }
-
-// Sequences in one optimizer step: no more data-parallel ranks than that.
-int batch_sequences(const Request& request) {
-  if (request.task == Task::pretrain) {
-    return std::max(1, static_cast<int>(pretrain_batch_tokens / request.seq_len));
-  }
-  return fine_tune_batch_sequences;
-}
 
 // The plan's cost in the request's mode, or, unpriced, what it is made of
 // (GPU-hours of a run, GPUs serving): enough to compare two plans on one card.

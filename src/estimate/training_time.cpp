@@ -1,4 +1,7 @@
 // Training time: model FLOPs over the achieved FLOP rate (docs/methodology.md §6).
+#include <algorithm>
+#include <cmath>
+
 #include "estimate/parts.hpp"
 
 namespace gpu_advise::sizing {
@@ -32,6 +35,41 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
   auto hours = [&](double m) { return t.flops / (t.peak_tflops * 1e12 * m) / 3600.0; };
   t.gpu_hours = {hours(t.mfu.high), hours(t.mfu.typical), hours(t.mfu.low)};
   t.wall_hours = scale(t.gpu_hours, 1.0 / layout.gpus());
+
+  // Offload: every optimizer step sends the GPU's gradients to the host and
+  // takes its weights back over PCIe (and, with the parameters offloaded, the
+  // weights for the forward and the backward pass), and the host runs the
+  // optimizer; counted without overlap (ZeRO-Offload overlaps some of it).
+  if (request.offload != Offload::none) {
+    const double tokens_per_step = static_cast<double>(batch_sequences(request)) * request.seq_len;
+    const double steps = t.tokens / tokens_per_step;
+    const bool adapters = request.task == Task::lora || request.task == Task::qlora;
+    const double trained = adapters ? model.lora_params(request.lora_rank, request.lora_targets) : model.params;
+    const double partition = trained / (static_cast<double>(layout.tensor) * layout.pipeline * layout.data);
+    double pcie_bytes = 4.0 * partition;  // BF16 gradients down, BF16 weights up
+    if (request.offload == Offload::optimizer_params) {
+      pcie_bytes += 2.0 * 2.0 * partition;  // the weights in for the forward and the backward pass
+    }
+    const double pcie_gb_per_s = 16.0 * std::pow(2.0, std::max(gpu.pcie_gen.value_or(4), 3) - 3) * link_efficiency;
+    const double per_server = partition * std::min(layout.gpus(), std::max(1, gpu.node.gpus_per_node));
+    auto stall = [&](double host_gb_per_s) {
+      const double seconds =
+          pcie_bytes / (pcie_gb_per_s * 1e9) + per_server * host_adam_bytes_per_param / (host_gb_per_s * 1e9);
+      return steps * seconds / 3600.0;
+    };
+    t.offload_hours = {stall(host_memory_gb_per_s.high), stall(host_memory_gb_per_s.typical),
+                       stall(host_memory_gb_per_s.low)};
+    t.wall_hours = Range{t.wall_hours.low + t.offload_hours.low, t.wall_hours.typical + t.offload_hours.typical,
+                         t.wall_hours.high + t.offload_hours.high};
+    t.gpu_hours = scale(t.wall_hours, layout.gpus());
+  }
+
+  // Long runs lose time to restarts, checkpoints and evaluation: pretraining
+  // (or any run given --goodput) takes wall time / goodput.
+  if (request.task == Task::pretrain || request.goodput_stated) {
+    t.goodput = request.goodput;
+    t.wall_hours = scale(t.wall_hours, 1.0 / t.goodput);
+  }
   return t;
 }
 

@@ -83,6 +83,9 @@ ordered request_json(const Request& r) {
     out["fp8"] = r.fp8_training;
     out["deadline_hours"] = optional_value(r.deadline_hours);
     out["optimizer"] = to_string(r.optimizer);
+    out["offload"] = to_string(r.offload);
+    out["optimizer_in_backward"] = r.optimizer_in_backward;
+    out["goodput"] = r.goodput;
     if (r.task == Task::lora || r.task == Task::qlora) {
       out["lora_rank"] = r.lora_rank;
       std::vector<std::string> targets;
@@ -253,6 +256,8 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
   out["memory_gb"] = ordered{{"per_gpu", gb(e.per_gpu.total())},
                              {"capacity_per_gpu", gb(e.capacity_bytes)},
                              {"usable_per_gpu", gb(e.usable_bytes)},
+                             {"host_per_gpu", gb(e.per_gpu.host)},
+                             {"host_per_server", gb(e.host_bytes_per_server)},
                              {"breakdown", ordered{{"weights", gb(e.per_gpu.weights)},
                                                    {"gradients", gb(e.per_gpu.gradients)},
                                                    {"optimizer", gb(e.per_gpu.optimizer)},
@@ -279,7 +284,9 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
                               {"peak_tflops", t.peak_tflops},
                               {"mfu", range_json(t.mfu)},
                               {"gpu_hours", range_json(t.gpu_hours)},
-                              {"wall_hours", range_json(t.wall_hours)}};
+                              {"wall_hours", range_json(t.wall_hours)},
+                              {"goodput", t.goodput},
+                              {"offload_hours", range_json(t.offload_hours)}};
   } else {
     out["training"] = nullptr;
   }

@@ -143,6 +143,14 @@ constexpr Entry entries[] = {
   {Phrase::training_time, "about {0} wall time, {1} GPU-hours, for {2} tokens at {3:.0f}% MFU of {5} dense {4} TFLOPS",
    "墙钟时间约 {}，{} 卡时，训练 {} tokens，MFU {:.0f}%（{} 稠密 {} TFLOPS）"},
   {Phrase::range, "{} (range {} to {})", "{}（范围 {} 至 {}）"},
+  {Phrase::offload_host,
+   "--offload {}: {} GiB per GPU, {} GiB per server of host memory hold what left the GPU; about {} of the wall time "
+   "waits on the host's optimizer step and PCIe",
+   "--offload {}：主机内存每卡 {} GiB、每台服务器 {} GiB 存放移出 GPU 的部分；墙钟时间中约 {} 在等待主机上的优化器步和 PCIe"},
+  {Phrase::goodput_applied,
+   "the wall time assumes {:.0f}% of it is spent training, the rest on restarts, checkpoints and evaluation "
+   "(--goodput)",
+   "墙钟时间按 {:.0f}% 用于训练计，其余用于重启、检查点和评估（--goodput）"},
   {Phrase::inference_speed,
    "about {:.0f} output tokens/s for {} concurrent sequences ({:.0f} ms per token, {:.0f} tokens/s per user; first "
    "token in {:.0f} ms)",

@@ -226,6 +226,13 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     lines.push_back(say(language, Phrase::training_time, wall, format::number(t.gpu_hours.typical),
                         format_parameter_count(t.tokens), 100.0 * t.mfu.typical, t.fp8 ? "FP8" : "BF16",
                         format::number(t.peak_tflops)));
+    if (e.per_gpu.host > 0) {
+      lines.push_back(say(language, Phrase::offload_host, to_string(request.offload), format::gib(e.per_gpu.host),
+                          format::gib(e.host_bytes_per_server), say_duration(language, t.offload_hours.typical)));
+    }
+    if (t.goodput < 1) {
+      lines.push_back(say(language, Phrase::goodput_applied, 100.0 * t.goodput));
+    }
   }
   if (e.inference) {
     const auto& inf = *e.inference;

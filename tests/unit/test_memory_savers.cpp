@@ -1,0 +1,102 @@
+// Training's memory savers (docs/methodology.md §2, §4): offload to host
+// memory, the optimizer in the backward pass, 8-bit states without a master,
+// and the goodput of long runs.
+#include <catch2/catch.hpp>
+
+#include "gpu_advise/catalog.hpp"
+#include "gpu_advise/estimate.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_advise/units.hpp"
+#include "gpu_fixture.hpp"
+
+using namespace gpu_advise;
+
+TEST_CASE("offload moves the optimizer states, and with the parameters the weights, to host memory",
+          "[estimate][offload]") {
+  const ModelShape model = infer_shape(70e9);
+  Request r = test::request(70e9, Task::full);
+  const Layout eight{1, 1, 8, 3, Recompute::full};
+  const MemoryBreakdown on_gpu = memory_per_gpu(r, model, eight);
+  CHECK(on_gpu.optimizer == Approx(12.0 * 70e9 / 8));
+  CHECK(on_gpu.host == 0);
+  r.offload = Offload::optimizer;
+  const MemoryBreakdown optimizer = memory_per_gpu(r, model, eight);
+  CHECK(optimizer.optimizer == 0);
+  CHECK(optimizer.host == Approx(on_gpu.optimizer));
+  CHECK(optimizer.weights == Approx(on_gpu.weights));
+  r.offload = Offload::optimizer_params;
+  const MemoryBreakdown both = memory_per_gpu(r, model, eight);
+  CHECK(both.weights < on_gpu.weights / 2);  // the two layers at work
+  CHECK(both.host == Approx(on_gpu.optimizer + 2.0 * 70e9 / 8));
+  CHECK(both.total() < optimizer.total());
+}
+
+TEST_CASE("the optimizer in the backward pass holds one layer's gradients", "[estimate][offload]") {
+  const ModelShape model = infer_shape(8e9);
+  Request r = test::request(8e9, Task::full);
+  const Layout one{1, 1, 1, 0, Recompute::full};
+  const double all = memory_per_gpu(r, model, one).gradients;
+  r.optimizer_in_backward = true;
+  const double layer = memory_per_gpu(r, model, one).gradients;
+  CHECK(all == Approx(2.0 * 8e9));
+  CHECK(layer == Approx(2.0 * model.params_per_layer()));
+}
+
+TEST_CASE("8-bit states on BF16 weights keep no master copy", "[estimate][offload]") {
+  CHECK(training_bytes(Optimizer::adamw_8bit_bf16).optimizer == 2);
+  CHECK(training_bytes(Optimizer::adamw_8bit).optimizer == 6);
+  CHECK(enum_from_string<Optimizer>("adamw-8bit-bf16") == Optimizer::adamw_8bit_bf16);
+  CHECK(enum_from_string<Offload>("optimizer+params") == Offload::optimizer_params);
+}
+
+TEST_CASE("offload costs PCIe and host time, and says how much host memory it needs", "[estimate][offload]") {
+  const Catalog catalog = load_embedded_catalog();
+  const GpuSpec& a100 = catalog.resolve("a100-80gb-sxm4");
+  // The same 13B layout on 8 x A100 with the states on the GPU and on the host.
+  const ModelShape model = infer_shape(13e9);
+  Request r = test::request(13e9, Task::full);
+  r.count = 8;
+  r.zero_stage = 3;
+  const Estimate plain = estimate(r, model, a100);
+  r.offload = Offload::optimizer;
+  const Estimate offloaded = estimate(r, model, a100);
+  REQUIRE(plain.fits);
+  REQUIRE(offloaded.fits);
+  REQUIRE(offloaded.training);
+  CHECK(offloaded.per_gpu.total() < plain.per_gpu.total());
+  CHECK(offloaded.training->offload_hours.typical > 0);
+  CHECK(offloaded.training->offload_hours.low < offloaded.training->offload_hours.high);
+  CHECK(offloaded.training->wall_hours.typical ==
+        Approx(plain.training->wall_hours.typical + offloaded.training->offload_hours.typical));
+  // The case: 70B on 8 x A100 fits only with the states on the host,
+  // 12 bytes a parameter of FP32 master, m and v: 105 GB per GPU, 840 GB a server.
+  Request big = test::request(70e9, Task::full);
+  big.count = 8;
+  CHECK_FALSE(estimate(big, infer_shape(70e9), a100).fits);
+  big.offload = Offload::optimizer;
+  const Estimate seventy = estimate(big, infer_shape(70e9), a100);
+  REQUIRE(seventy.fits);
+  CHECK(seventy.per_gpu.host / 1e9 == Approx(105).epsilon(0.01));
+  CHECK(seventy.host_bytes_per_server / 1e9 == Approx(840).epsilon(0.01));
+}
+
+TEST_CASE("pretraining's wall time allows for restarts at the goodput", "[estimate][goodput]") {
+  const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
+  const ModelShape model = infer_shape(7e9);
+  Request r = test::request(7e9, Task::pretrain);
+  r.count = 64;
+  r.tokens = 1e12;
+  const Estimate pre = estimate(r, model, gpu);
+  REQUIRE(pre.training);
+  CHECK(pre.training->goodput == 0.90);
+  CHECK(pre.training->wall_hours.typical ==
+        Approx(pre.training->gpu_hours.typical / 64 / 0.90));  // GPU-hours stay the compute
+  r.goodput = 0.5;
+  r.goodput_stated = true;
+  CHECK(estimate(r, model, gpu).training->wall_hours.typical == Approx(pre.training->wall_hours.typical * 0.9 / 0.5));
+  // A fine-tune is not charged unless asked.
+  Request ft = test::request(7e9, Task::full);
+  ft.count = 8;
+  const Estimate short_run = estimate(ft, model, gpu);
+  CHECK(short_run.training->goodput == 1.0);
+}
