@@ -35,7 +35,10 @@ struct Layout {
   int zero_stage = 0;                  // training only
   std::optional<Recompute> recompute;  // training: chosen when the request leaves it open
   int expert = 1;                      // serving a MoE model: experts spread over this many GPUs of a replica
-  [[nodiscard]] int gpus() const { return tensor * pipeline * data; }
+  int context = 1;                     // training: context parallel, the sequence split over this many GPUs
+  // The GPUs one model copy spans (data parallelism replicates it).
+  [[nodiscard]] int model_parallel() const { return tensor * pipeline * context; }
+  [[nodiscard]] int gpus() const { return model_parallel() * data; }
 };
 
 struct TrainingEstimate {

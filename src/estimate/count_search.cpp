@@ -228,7 +228,7 @@ SearchResult search_families(const Request& request, const ModelShape& model, co
   SearchResult result;
   Probe last;
   for (const Layout& family : training_families(request, model, gpu)) {
-    const CountLadder counts = ladder.multiples_of(family.tensor * family.pipeline);
+    const CountLadder counts = ladder.multiples_of(family.model_parallel());
     if (counts.empty()) {
       continue;
     }

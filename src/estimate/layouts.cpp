@@ -49,6 +49,9 @@ ScaleOut scale_out(const GpuSpec& gpu, int count) {
 
 double layout_efficiency(const GpuSpec& gpu, const Layout& layout, Task task) {
   double factor = tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s);
+  if (layout.context > 1) {
+    factor *= context_parallel_factor;  // the ring's KV exchange and the uneven causal blocks
+  }
   // training_mfu is calibrated on runs with selective recompute; full recompute
   // repeats the forward pass (fine_tune_mfu already assumes it).
   if ((task == Task::pretrain || task == Task::full) && layout.recompute == Recompute::full) {
@@ -71,11 +74,19 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
       continue;
     }
     for (const int pp : powers_of_two_up_to(std::min(limit / tp, model.layers))) {
-      for (const int z : stages) {
-        if (!request.zero_stage && tp * pp > 1 && z == 3) {
-          continue;  // with model parallelism the distributed optimizer (ZeRO-1) is the norm
+      // Context parallelism for long sequences (ring attention), down to
+      // 8192 tokens a GPU, as Llama 3's 128K stage and torchtitan split them.
+      const int longest = std::max(1, request.seq_len / context_parallel_min_tokens);
+      const int cp_limit = request.seq_len >= context_parallel_from_tokens ? std::min(limit / (tp * pp), longest) : 1;
+      for (const int cp : powers_of_two_up_to(std::max(1, cp_limit))) {
+        for (const int z : stages) {
+          if (!request.zero_stage && tp * pp * cp > 1 && z == 3) {
+            continue;  // with model parallelism the distributed optimizer (ZeRO-1) is the norm
+          }
+          Layout shape{tp, pp, 0, z, std::nullopt};
+          shape.context = cp;
+          out.push_back(shape);
         }
-        out.push_back(Layout{tp, pp, 0, z, std::nullopt});
       }
     }
   }
@@ -92,8 +103,8 @@ std::vector<Recompute> recompute_modes(const Request& request) {
 
 Layout with_count(const Request& request, const Layout& shape, int n) {
   Layout layout = shape;
-  layout.data = n / (shape.tensor * shape.pipeline);
-  if (layout.data == 1) {
+  layout.data = n / shape.model_parallel();
+  if (layout.data * layout.context == 1) {
     layout.zero_stage = std::min(layout.zero_stage, request.zero_stage.value_or(0));  // nothing to shard over
   }
   return layout;
@@ -133,7 +144,7 @@ std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& m
     return out;
   }
   for (const Layout& shape : model_parallel_shapes(request, model, gpu, count)) {
-    if (count % (shape.tensor * shape.pipeline) == 0) {
+    if (count % shape.model_parallel() == 0) {
       out.push_back(with_count(request, shape, count));
     }
   }

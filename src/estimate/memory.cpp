@@ -17,7 +17,9 @@ namespace {
 // t. 1F1B keeps p micro-batches in flight on the first stage, each of L/p
 // layers: L layers' worth. Full recompute keeps only each layer's input.
 double training_activations(const Request& request, const ModelShape& model, const Layout& layout) {
-  const double s = request.seq_len;
+  // Context parallelism holds s / c tokens of every sequence on each GPU
+  // (and ring attention's score blocks are s/c by s/c).
+  const double s = static_cast<double>(request.seq_len) / layout.context;
   const double b = request.micro_batch;
   const double h = model.hidden;
   const double t = layout.tensor;
@@ -96,12 +98,15 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       // and sharded over DP by the ZeRO stage.
       const double shard = params / (t * p);
       const int z = layout.zero_stage;
+      // ZeRO shards over every rank that holds the same layers: the data-
+      // and context-parallel ones (Megatron's distributed optimizer, FSDP's mesh).
+      const double ranks = static_cast<double>(layout.data) * layout.context;
       const TrainingBytes bytes = training_bytes(request.optimizer);
       const double gathered = 2.0 * 2.0 * model.params_per_layer() / t;  // two layers: current + prefetch
-      m.weights = bytes.weights * shard / (z >= 3 ? d : 1.0);
-      m.gradients = bytes.gradients * shard / (z >= 2 ? d : 1.0);
-      m.optimizer = bytes.optimizer * shard / (z >= 1 ? d : 1.0);
-      if (z >= 3 && d > 1) {
+      m.weights = bytes.weights * shard / (z >= 3 ? ranks : 1.0);
+      m.gradients = bytes.gradients * shard / (z >= 2 ? ranks : 1.0);
+      m.optimizer = bytes.optimizer * shard / (z >= 1 ? ranks : 1.0);
+      if (z >= 3 && ranks > 1) {
         m.weights += gathered;
       }
       // Optimizer in the backward pass (torchtune's optimizer_in_bwd): each
@@ -117,7 +122,7 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
         m.optimizer = 0;
       }
       if (request.offload == Offload::optimizer_params) {
-        const double resident = bytes.weights * shard / (z >= 3 ? d : 1.0);
+        const double resident = bytes.weights * shard / (z >= 3 ? ranks : 1.0);
         m.host += resident;
         m.weights = gathered;
       }

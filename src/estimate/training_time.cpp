@@ -45,7 +45,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
     const double steps = t.tokens / tokens_per_step;
     const bool adapters = request.task == Task::lora || request.task == Task::qlora;
     const double trained = adapters ? model.lora_params(request.lora_rank, request.lora_targets) : model.params;
-    const double partition = trained / (static_cast<double>(layout.tensor) * layout.pipeline * layout.data);
+    const double partition = trained / layout.gpus();
     double pcie_bytes = 4.0 * partition;  // BF16 gradients down, BF16 weights up
     if (request.offload == Offload::optimizer_params) {
       pcie_bytes += 2.0 * 2.0 * partition;  // the weights in for the forward and the backward pass

@@ -251,6 +251,7 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
                           {"pipeline_parallel", e.layout.pipeline},
                           {"data_parallel", e.layout.data},
                           {"expert_parallel", e.layout.expert},
+                          {"context_parallel", e.layout.context},
                           {"zero_stage", is_training_layout(e) ? ordered(e.layout.zero_stage) : ordered(nullptr)},
                           {"description", describe(e.layout, request.task, language)}};
   out["memory_gb"] = ordered{{"per_gpu", gb(e.per_gpu.total())},

@@ -53,6 +53,9 @@ std::string describe(const Layout& layout, Task task, Language language) {
   if (layout.pipeline > 1) {
     parts.push_back(fmt::format("PP {}", layout.pipeline));
   }
+  if (layout.context > 1) {
+    parts.push_back(fmt::format("CP {}", layout.context));
+  }
   if (layout.data > 1) {
     parts.push_back(fmt::format("DP {}", layout.data));
   }

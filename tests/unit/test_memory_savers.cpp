@@ -100,3 +100,35 @@ TEST_CASE("pretraining's wall time allows for restarts at the goodput", "[estima
   const Estimate short_run = estimate(ft, model, gpu);
   CHECK(short_run.training->goodput == 1.0);
 }
+
+TEST_CASE("context parallelism splits a long sequence over GPUs", "[estimate][context]") {
+  const Catalog catalog = load_embedded_catalog();
+  const GpuSpec& h100 = catalog.resolve("h100-sxm5");
+  const ModelCatalog models = load_embedded_models();
+  const ModelShape& model = models.resolve("llama-3.1-405b");
+  // Llama 3 405B's 128K stage ran on 16,384 H100 as TP 8 x CP 16 x PP 16 x DP 8
+  // (Llama 3 paper, table 4): without context parallelism it does not fit.
+  Request r = test::request(model.params, Task::pretrain);
+  r.seq_len = 131072;
+  r.count = 16384;
+  r.tokens = 800e9;
+  const Estimate e = estimate(r, model, h100);
+  REQUIRE(e.fits);
+  CHECK(e.layout.context > 1);
+  CHECK(e.layout.gpus() == 16384);
+  CHECK(e.layout.data * e.layout.context * e.layout.tensor * e.layout.pipeline == 16384);
+  // Activations split with the sequence; ZeRO shards over the data and context ranks.
+  Layout split{8, 16, 8, 1, Recompute::full};
+  split.context = 16;
+  Layout whole = split;
+  whole.context = 1;
+  whole.data = 128;
+  const MemoryBreakdown with_cp = memory_per_gpu(r, model, split);
+  const MemoryBreakdown without = memory_per_gpu(r, model, whole);
+  CHECK(with_cp.activations == Approx(without.activations / 16).epsilon(0.01));
+  CHECK(with_cp.optimizer == Approx(without.optimizer));
+  // Short sequences never use it.
+  Request short_seq = r;
+  short_seq.seq_len = 8192;
+  CHECK(estimate(short_seq, model, h100).layout.context == 1);
+}
