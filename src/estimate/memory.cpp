@@ -122,9 +122,13 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
         m.optimizer = 0;
       }
       if (request.offload == Offload::optimizer_params) {
+        // The weights and the gradients too (FSDP's CPU offload, ZeRO-Infinity):
+        // the GPU holds the layers at work and one layer's gradients.
         const double resident = bytes.weights * shard / (z >= 3 ? ranks : 1.0);
-        m.host += resident;
+        const double layer_gradients = bytes.gradients * model.params_per_layer() / t;
+        m.host += resident + std::max(0.0, m.gradients - layer_gradients);
         m.weights = gathered;
+        m.gradients = std::min(m.gradients, layer_gradients);
       }
       m.activations = training_activations(request, model, layout);
       break;

@@ -188,6 +188,35 @@ inline std::vector<Case> cases() {
            r.count = 8;
            r.zero_stage = 3;
          });
+  // Memory savers (issue 15): the torchtune README's memory table, same source.
+  memory(
+      "llama31-8b-full-4090-torchtune", "llama-3.1-8b", "rtx-4090", 18.9 * gib / 1e9, "18.9 GiB",
+      "Full fine-tune on 1 x RTX 4090; batch 2, packed seq 2048; activation checkpointing; bitsandbytes "
+      "PagedAdamW8bit (states paged to host memory) with the optimizer in the backward pass",
+      "pytorch/torchtune README, Llama 3.1 memory table (2024-09); recipes/configs/llama3_1/8B_full_single_device.yaml",
+      [](Request& r) {
+        r.task = Task::full;
+        r.micro_batch = 2;
+        r.seq_len = 2048;
+        r.recompute = Recompute::full;
+        r.optimizer = Optimizer::adamw_8bit_bf16;
+        r.optimizer_in_backward = true;
+        r.offload = Offload::optimizer;
+        r.count = 1;
+      });
+  memory("llama31-70b-full-offload-torchtune", "llama-3.1-70b", "a100-80gb-sxm4", 13.9 * gib / 1e9, "13.9 GiB per GPU",
+         "Full fine-tune, FSDP over 8 x A100 with CPU offload (parameters, gradients and optimizer on the host); "
+         "batch 2, packed seq 2048; activation checkpointing; fused AdamW",
+         "pytorch/torchtune README, Llama 3.1 memory table (2024-09); recipes/configs/llama3_1/70B_full.yaml",
+         [](Request& r) {
+           r.task = Task::full;
+           r.micro_batch = 2;
+           r.seq_len = 2048;
+           r.recompute = Recompute::full;
+           r.offload = Offload::optimizer_params;
+           r.count = 8;
+           r.zero_stage = 3;
+         });
 
   // ---- serving memory: KV cache (exact, ±1%) ----
   auto kv = [&](std::string id, std::string model, double tokens, double published, std::string text,
