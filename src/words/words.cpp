@@ -374,6 +374,15 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
       }
       out.push_back(line);
     }
+    if (request.offload != Offload::none) {
+      out.push_back(say(language, Phrase::assume_offload, to_string(request.offload)));
+    }
+    if (request.optimizer_in_backward) {
+      out.push_back(say(language, Phrase::assume_optimizer_in_backward));
+    }
+    if (request.task == Task::pretrain || request.goodput_stated) {
+      out.push_back(say(language, Phrase::assume_goodput, 100.0 * request.goodput));
+    }
     if (request.deadline_hours) {
       out.push_back(say(language, Phrase::assume_deadline_given, say_duration(language, *request.deadline_hours)));
     } else if (const auto deadline = request.effective_deadline_hours()) {
