@@ -299,6 +299,14 @@ def main(argv=None):
                     % (a.steps, a.warmup_steps, a.chunk_tokens),
                     timing="CUDA events (perf_counter on CPU)"),
         models={}, records=[])
+    return record_and_run(a, plan, doc, run, t0)
+
+
+def record_and_run(a, plan, doc, run, t0):
+    """The end of a bench script's main(), shared: with --dry-run print the plan;
+    otherwise run it, appending each record, showing progress on stderr and
+    rewriting --out after every record so a killed run keeps what it measured.
+    Exit status 1 when a measurement failed other than by running out of memory."""
     if a.dry_run:
         doc.update(dry_run=True, plan=plan, models={
             lbl: dict(config_class=cls, config=cfg)
@@ -319,7 +327,7 @@ def main(argv=None):
                 json.dump(out, f, indent=2)
         return out
 
-    def emit(rec):  # record, show progress on stderr, rewrite the file (partial results survive)
+    def emit(rec):
         doc["records"].append(rec)
         shown = {k: (round(v, 3) if isinstance(v, float) else v)
                  for k, v in rec.items() if k != "ms_runs"}
@@ -330,7 +338,6 @@ def main(argv=None):
     print(json.dumps(write(), indent=2))
     errors = [r for r in doc["records"] if "error" in r and not r.get("out_of_memory")]
     return 1 if errors else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

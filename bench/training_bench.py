@@ -38,7 +38,6 @@ Quick functional test without a GPU, and the plan without torch:
 """
 import argparse
 import gc
-import json
 import os
 import platform
 import statistics
@@ -47,7 +46,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # MODELS: exact config.json shapes with their sources; build: random weights on the device.
-from serving_bench import MODELS, Clock, build, model_config  # noqa: E402
+from serving_bench import MODELS, Clock, build, model_config, record_and_run  # noqa: E402
 
 # Most valuable first: when the budget runs out, what is skipped is the tail.
 DEFAULT_MODELS = "llama-3.1-8b,llama-3.2-1b"
@@ -290,37 +289,7 @@ def main(argv=None):
             peak_memory="torch.cuda.max_memory_allocated after reset_peak_memory_stats, per "
                         "measurement, weights included"),
         models={}, records=[])
-    if a.dry_run:
-        doc.update(dry_run=True, plan=plan, models={
-            lbl: dict(config_class=cls, config=cfg)
-            for lbl, cls, cfg in (model_config(n, a.tiny) for n in a.models)})
-        del doc["records"]
-        print(json.dumps(doc, indent=2))
-        return 0
-    doc["_t0"] = t0
-
-    def write():
-        out = {k: v for k, v in doc.items() if k != "_t0"}
-        out.update(elapsed_s=round(time.monotonic() - t0, 1),
-                   skipped=sum(1 for r in doc["records"] if "skipped" in r))
-        out["budget_exceeded"] = out["skipped"] > 0
-        if a.out:
-            os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-            with open(a.out, "w") as f:
-                json.dump(out, f, indent=2)
-        return out
-
-    def emit(rec):  # record, show progress on stderr, rewrite the file (partial results survive)
-        doc["records"].append(rec)
-        shown = {k: (round(v, 3) if isinstance(v, float) else v)
-                 for k, v in rec.items() if k != "ms_runs"}
-        print("[%6.1fs] %s" % (time.monotonic() - t0, json.dumps(shown)), file=sys.stderr)
-        write()
-
-    run(a, plan, doc, emit)
-    print(json.dumps(write(), indent=2))
-    errors = [r for r in doc["records"] if "error" in r and not r.get("out_of_memory")]
-    return 1 if errors else 0
+    return record_and_run(a, plan, doc, run, t0)
 
 
 if __name__ == "__main__":
