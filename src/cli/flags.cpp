@@ -376,7 +376,14 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     if (raw == "none") {
       return std::nullopt;
     }
-    return wrap(flag, [&] { return parse_positive_number(raw, 3.6e6); });
+    try {
+      return parse_positive_number(raw, 3.6e6);
+    } catch (const std::exception&) {
+      throw UsageError(
+          fmt::format("{}: '{}' is not valid; expected milliseconds (a positive number up to one "
+                      "hour, 3600000) or none",
+                      flag, text::excerpt(raw)));
+    }
   };
   if (!flags.tpot_ms.empty()) {
     request.tpot_target_ms = target(flags.tpot_ms, "--tpot-ms");

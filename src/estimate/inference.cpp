@@ -99,20 +99,18 @@ class StepModel {
     } else {
       m_decode_width = m_prefill_width = static_cast<double>(model.heads) * model.head_dim;
     }
-    const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
-    m_kv_per_sequence = model.kv_bytes(m_prompt + m_output / 2.0, kv_value_bytes) / kv_split(model, layout);
+    m_kv_per_sequence = model.kv_bytes(m_prompt + m_output / 2.0, kv_value_bytes(request)) / kv_split(model, layout);
     // The collective's link: the scale-up fabric within its domain, else PCIe.
     const bool scale_up = gpu.interconnect.domain_size >= layout.tensor && gpu.interconnect.domain_size >= 2;
     m_link_latency_s = scale_up ? link_latency_s : pcie_latency_s;
-    const double pcie_gb_per_s = 16.0 * std::pow(2.0, std::max(gpu.pcie_gen.value_or(4), 3) - 3);
-    m_link_bytes_per_s = (scale_up ? gpu.interconnect.bandwidth_gb_per_s / 2.0 : pcie_gb_per_s) * 1e9 * link_efficiency;
+    const double pcie = pcie_gb_per_s(gpu);
+    m_link_bytes_per_s = (scale_up ? gpu.interconnect.bandwidth_gb_per_s / 2.0 : pcie) * 1e9 * link_efficiency;
     // Stage to stage: PCIe inside one server, the scale-out network (its Gb/s
     // per GPU, when known) when the model copy spans servers.
     const int server = std::max({1, gpu.node.gpus_per_node, gpu.interconnect.domain_size});
     const bool spans = layout.tensor * layout.pipeline > server;
-    const double network_gb_per_s =
-        gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie_gb_per_s;
-    m_hop_bytes_per_s = (spans ? std::min(network_gb_per_s, pcie_gb_per_s) : pcie_gb_per_s) * 1e9 * link_efficiency;
+    const double network_gb_per_s = gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie;
+    m_hop_bytes_per_s = (spans ? std::min(network_gb_per_s, pcie) : pcie) * 1e9 * link_efficiency;
   }
 
   // One steady-state step with `batch` running sequences: every one decodes a
@@ -231,9 +229,8 @@ double kv_split(const ModelShape& model, const Layout& layout) {
 }
 
 double kv_bytes_per_sequence(const Request& request, const ModelShape& model, const Layout& layout) {
-  const double kv_value_bytes = request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
   const double blocks = std::ceil(request.context / kv_block_tokens);
-  return model.kv_bytes(blocks * kv_block_tokens, kv_value_bytes) / kv_split(model, layout);
+  return model.kv_bytes(blocks * kv_block_tokens, kv_value_bytes(request)) / kv_split(model, layout);
 }
 
 ServingResult serve(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,

@@ -4,6 +4,8 @@
 // inference.cpp, cost.cpp; estimate.cpp puts them together.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -96,7 +98,15 @@ inline constexpr double kv_block_tokens = 16;    // vLLM's default block_size: t
 inline constexpr double link_latency_s = 8e-6;   // one small all-reduce over NVLink, HCCS or Infinity Fabric
 inline constexpr double pcie_latency_s = 25e-6;  // the same over PCIe
 inline constexpr double link_efficiency = 0.75;  // NCCL bus bandwidth as a share of the link's, one direction
-inline constexpr double knee_factor = 1.25;      // the knee: latency within 25% of its one-sequence floor
+// PCIe x16, one direction, GB/s: 16 / 32 / 64 for generations 3 / 4 / 5 (gen 4 when unknown).
+[[nodiscard]] inline double pcie_gb_per_s(const GpuSpec& gpu) {
+  return 16.0 * std::pow(2.0, std::max(gpu.pcie_gen.value_or(4), 3) - 3);
+}
+// Bytes of one cached K or V value at --kv-precision.
+[[nodiscard]] inline double kv_value_bytes(const Request& request) {
+  return request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
+}
+inline constexpr double knee_factor = 1.25;  // the knee: latency within 25% of its one-sequence floor
 // Per step: scheduling, sampling and launching a CUDA graph, fitted on the
 // serving cases of docs/validation.md.
 inline constexpr Range serving_step_overhead_s{0.00033, 0.0010, 0.0020};

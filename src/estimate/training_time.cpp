@@ -50,11 +50,10 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
     if (request.offload == Offload::optimizer_params) {
       pcie_bytes += 2.0 * 2.0 * partition;  // the weights in for the forward and the backward pass
     }
-    const double pcie_gb_per_s = 16.0 * std::pow(2.0, std::max(gpu.pcie_gen.value_or(4), 3) - 3) * link_efficiency;
+    const double pcie = pcie_gb_per_s(gpu) * link_efficiency;
     const double per_server = partition * std::min(layout.gpus(), std::max(1, gpu.node.gpus_per_node));
     auto stall = [&](double host_gb_per_s) {
-      const double seconds =
-          pcie_bytes / (pcie_gb_per_s * 1e9) + per_server * host_adam_bytes_per_param / (host_gb_per_s * 1e9);
+      const double seconds = pcie_bytes / (pcie * 1e9) + per_server * host_adam_bytes_per_param / (host_gb_per_s * 1e9);
       return steps * seconds / 3600.0;
     };
     t.offload_hours = {stall(host_memory_gb_per_s.high), stall(host_memory_gb_per_s.typical),
