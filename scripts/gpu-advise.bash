@@ -27,7 +27,7 @@ _gpu_advise() {
   esac
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "--params --active-params --model --model-config --task --budget --region --mode --gpu
-      --count --top --max-gpus --seq-len --micro-batch --zero --recompute --optimizer --offload --optimizer-in-backward --goodput --lora-rank --lora-targets
+      --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch --tpot-ms
       --ttft-ms --request-rate --price
       --currency --format --output --lang --color --explain --catalog --rules --help --version" -- "$cur"))

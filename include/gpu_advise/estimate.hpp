@@ -34,19 +34,39 @@ struct Layout {
   int data = 1;                        // serving: replicas
   int zero_stage = 0;                  // training only
   std::optional<Recompute> recompute;  // training: chosen when the request leaves it open
-  int expert = 1;                      // serving a MoE model: experts spread over this many GPUs of a replica
-  int context = 1;                     // training: context parallel, the sequence split over this many GPUs
+  int expert = 1;   // MoE: experts spread over this many GPUs (serving: of a replica; training: 1 = the default)
+  int context = 1;  // training: context parallel, the sequence split over this many GPUs
   // The GPUs one model copy spans (data parallelism replicates it).
   [[nodiscard]] int model_parallel() const { return tensor * pipeline * context; }
   [[nodiscard]] int gpus() const { return model_parallel() * data; }
 };
 
+// Where one optimizer step's time goes on each GPU, in seconds, at the
+// typical kernel efficiency (docs/methodology.md §4).
+struct TrainingStep {
+  double compute = 0;     // matrix products, attention and recompute at the kernel efficiency
+  double tensor = 0;      // model-parallel traffic: TP collectives and MoE all-to-alls (not overlapped)
+  double bubble = 0;      // pipeline fill and drain
+  double data = 0;        // data-parallel and ZeRO collectives not hidden behind compute
+  double offload = 0;     // --offload: PCIe transfers and the host's optimizer
+  int micro_batches = 1;  // forward-backward passes per GPU per step (gradient accumulation)
+  int interleave = 1;     // virtual pipeline stages per GPU (interleaved 1F1B)
+  double tokens = 0;      // tokens in one optimizer step, all GPUs
+
+  [[nodiscard]] double seconds() const { return compute + tensor + bubble + data + offload; }
+  // The share of the step one of its parts takes.
+  [[nodiscard]] double share(double part) const { return seconds() > 0 ? part / seconds() : 0.0; }
+};
+
 struct TrainingEstimate {
   double tokens = 0;
-  double flops = 0;  // model FLOPs (6ND + attention; two thirds for LoRA; x1.39 for QLoRA)
-  bool fp8 = false;  // FP8 matmuls used
-  Range mfu;         // after layout and scale-out factors, against the peak used
+  double flops = 0;           // model FLOPs (6ND + attention; two thirds for LoRA)
+  double hardware_flops = 0;  // what the GPUs compute: with recompute and QLoRA's dequantisation
+  bool fp8 = false;           // FP8 matmuls used
+  Range mfu;                  // model FLOPs / (GPUs x peak x time), an outcome of the step model
   double peak_tflops = 0;
+  TrainingStep step;
+  Range tokens_per_s_per_gpu;
   Range gpu_hours;
   Range wall_hours;     // elapsed: compute, offload stalls, and lost time at the goodput
   double goodput = 1;   // the share of the wall time spent training (1: not applied)

@@ -86,7 +86,7 @@ struct PriceOverride {
   double usd_per_gpu_hour = 0;
 };
 
-// Assumptions for buying instead of renting (docs/methodology.md §6).
+// Assumptions for buying instead of renting (docs/methodology.md §4).
 struct OwnershipCosts {
   double amortisation_years = 3.0;  // straight-line life of the cards
   double pue = 1.3;                 // data-centre power usage effectiveness
@@ -119,6 +119,7 @@ struct Request {
   // Training. Each default is stated in the output's assumptions.
   int seq_len = 4096;                  // tokens per training sequence
   int micro_batch = 1;                 // sequences per GPU per step
+  std::optional<int> global_batch;     // --global-batch: sequences per optimizer step; unset = task default
   std::optional<int> zero_stage;       // 0-3; unset = chosen per layout (3 for data parallel, 1 with TP/PP)
   std::optional<Recompute> recompute;  // unset = full for fine-tuning, selective for pretraining
   int lora_rank = 16;                  // LoRA / QLoRA adapter rank

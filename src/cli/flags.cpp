@@ -48,6 +48,9 @@ const std::vector<FlagSpec>& flag_table() {
       {"--micro-batch", &Flags::micro_batch, "Training", "N",
        fmt::format("Sequences per GPU per step (default {})", shown(d.micro_batch)), "", FlagScope::training,
        "micro_batch", false},
+      {"--global-batch", &Flags::global_batch, "Training", "N",
+       "Sequences per optimizer step, all GPUs (default: 4M tokens for pretraining, 128 for fine-tuning)", "",
+       FlagScope::training, "global_batch", false},
       {"--zero", &Flags::zero, "Training", "STAGE", "ZeRO stage 0-3 (default: chosen per layout)", "",
        FlagScope::training, "zero", false},
       {"--recompute", &Flags::recompute, "Training", "MODE",
@@ -306,6 +309,9 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   }
   if (!flags.micro_batch.empty()) {
     request.micro_batch = integer(flags.micro_batch, "--micro-batch", 65536);
+  }
+  if (!flags.global_batch.empty()) {
+    request.global_batch = integer(flags.global_batch, "--global-batch", 16777216);
   }
   if (!flags.zero.empty()) {
     const std::string zero(text::trim(flags.zero));

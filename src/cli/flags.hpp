@@ -53,6 +53,7 @@ struct Flags {
   // sizing
   std::string seq_len;
   std::string micro_batch;
+  std::string global_batch;
   std::string zero;
   std::string recompute;
   std::string lora_rank;

@@ -106,12 +106,12 @@ struct Probe {
 
 // Whether a fitting layout meets the deadline; the estimate when it does not.
 std::optional<TrainingEstimate> misses_deadline(const Request& request, const ModelShape& model, const GpuSpec& gpu,
-                                                const Layout& layout, int n, std::optional<double> deadline) {
+                                                const Layout& layout, std::optional<double> deadline) {
   if (!deadline || !is_training(request.task)) {
     return std::nullopt;
   }
   std::vector<EstimateNote> scratch;
-  TrainingEstimate t = training_time(request, model, gpu, layout, scale_out(gpu, n), scratch);
+  TrainingEstimate t = training_time(request, model, gpu, layout, scratch);
   if (t.wall_hours.typical > *deadline) {
     return t;
   }
@@ -178,11 +178,11 @@ Probe probe_count(const Request& request, const ModelShape& model, const GpuSpec
     if (memory.total() > usable) {
       continue;
     }
-    const double preference = layout_preference(gpu, layout, request.task);
+    const double preference = layout_preference(request, model, gpu, layout);
     if (result.candidate && preference <= result.candidate->preference + 1e-12) {
       continue;
     }
-    if (auto slow = misses_deadline(request, model, gpu, layout, n, deadline)) {
+    if (auto slow = misses_deadline(request, model, gpu, layout, deadline)) {
       if (!result.too_slow || slow->wall_hours.typical < result.too_slow->wall_hours.typical) {
         result.too_slow = slow;
       }
@@ -209,13 +209,13 @@ std::optional<Candidate> check_family(const Request& request, const ModelShape& 
   if (memory.total() > usable) {
     return std::nullopt;
   }
-  if (auto slow = misses_deadline(request, model, gpu, layout, n, deadline)) {
+  if (auto slow = misses_deadline(request, model, gpu, layout, deadline)) {
     if (probe != nullptr && (!probe->too_slow || slow->wall_hours.typical < probe->too_slow->wall_hours.typical)) {
       probe->too_slow = slow;
     }
     return std::nullopt;
   }
-  return Candidate{layout, memory, layout_preference(gpu, layout, request.task)};
+  return Candidate{layout, memory, layout_preference(request, model, gpu, layout)};
 }
 
 // Full training without --count. Per family (TP x PP x ZeRO x recompute)

@@ -100,9 +100,8 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
   e.nodes = (e.count + node - 1) / node;
   e.host_bytes_per_server = e.per_gpu.host * std::min(e.count, node);
   if (is_training(request.task)) {
-    const ScaleOut out = scale_out(gpu, e.count);
-    if (out.note) {
-      EstimateNote note = *out.note;
+    if (auto scale_out = scale_out_note(gpu, e.count)) {
+      EstimateNote note = *scale_out;
       if (note.kind == EstimateNote::Kind::multi_node) {
         note.crossing = crossing(gpu, e.layout);
         note.scale_out_gbps_per_gpu = gpu.node.scale_out_gbps_per_gpu;
@@ -112,7 +111,7 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
       }
       e.notes.push_back(note);
     }
-    e.training = training_time(request, model, gpu, e.layout, out, e.notes);
+    e.training = training_time(request, model, gpu, e.layout, e.notes);
   } else {
     e.inference = found.chosen->serving;
     // The memory at the operating point: its sequences' cache.

@@ -1,27 +1,13 @@
 // How GPUs split the work: the layouts a request allows on a card, and what
 // each costs in efficiency (docs/methodology.md §4).
 #include <algorithm>
+#include <cmath>
 
 #include "estimate/parts.hpp"
 
 namespace gpu_advise::sizing {
 
 namespace {
-
-// The architectures' MFU ranges come from large, well-tuned multi-node runs
-// that already pay for tensor, pipeline and data parallelism on 600-900 GB/s
-// NVLink. Only departures from that norm cost more: a slower scale-up link
-// under tensor parallelism, and several GPUs with no NVLink between them.
-constexpr double norm_link_gb_per_s = 600.0;  // A100 NVLink 3, the calibration runs' fabric
-
-double tensor_parallel_factor(int tp, double link_gb_per_s) {
-  if (tp <= 1) {
-    return 1.0;
-  }
-  const double loss = tp <= 2 ? 0.03 : tp <= 4 ? 0.06 : 0.10;  // share of step time in TP collectives at the norm
-  const double slowdown = std::max(0.0, norm_link_gb_per_s / std::max(link_gb_per_s, 1.0) - 1.0);
-  return std::max(0.5, 1.0 - loss * slowdown);
-}
 
 std::vector<int> powers_of_two_up_to(int limit) {
   std::vector<int> out;
@@ -33,35 +19,26 @@ std::vector<int> powers_of_two_up_to(int limit) {
 
 }  // namespace
 
-ScaleOut scale_out(const GpuSpec& gpu, int count) {
+std::optional<EstimateNote> scale_out_note(const GpuSpec& gpu, int count) {
   const int domain = gpu.interconnect.domain_size;
   if (count <= 1 || count <= domain) {
-    return {};
+    return std::nullopt;
   }
   if (domain < 2) {
-    return {0.70, EstimateNote{EstimateNote::Kind::pcie_scale_out, count, 0}};
+    return EstimateNote{EstimateNote::Kind::pcie_scale_out, count, 0};
   }
   if (domain == 2) {
-    return {0.75, EstimateNote{EstimateNote::Kind::pair_scale_out, count, 0}};
+    return EstimateNote{EstimateNote::Kind::pair_scale_out, count, 0};
   }
-  return {1.0, EstimateNote{EstimateNote::Kind::multi_node, count, (count + domain - 1) / domain}};
+  return EstimateNote{EstimateNote::Kind::multi_node, count, (count + domain - 1) / domain};
 }
 
-double layout_efficiency(const GpuSpec& gpu, const Layout& layout, Task task) {
-  double factor = tensor_parallel_factor(layout.tensor, gpu.interconnect.bandwidth_gb_per_s);
-  if (layout.context > 1) {
-    factor *= context_parallel_factor;  // the ring's KV exchange and the uneven causal blocks
-  }
-  // training_mfu is calibrated on runs with selective recompute; full recompute
-  // repeats the forward pass (fine_tune_mfu already assumes it).
-  if ((task == Task::pretrain || task == Task::full) && layout.recompute == Recompute::full) {
-    factor *= full_recompute_factor;
-  }
-  return factor;
-}
-
-double layout_preference(const GpuSpec& gpu, const Layout& layout, Task task) {
-  return layout_efficiency(gpu, layout, task) - 1e-3 * (layout.tensor * layout.pipeline) - 1e-4 * layout.zero_stage;
+double layout_preference(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout) {
+  std::vector<EstimateNote> scratch;
+  const double speed = training_time(request, model, gpu, layout, scratch).tokens_per_s_per_gpu.typical;
+  // Within 1% a doubling of model parallelism, the simpler layout wins.
+  const double parallel = std::log2(static_cast<double>(layout.model_parallel()));
+  return speed / (1.0 + 0.01 * parallel) * (1.0 - 1e-7 * layout.zero_stage);
 }
 
 std::vector<Layout> model_parallel_shapes(const Request& request, const ModelShape& model, const GpuSpec& gpu,

@@ -30,6 +30,19 @@ ordered range_json(const Range& r) {
   return ordered{{"low", round6(r.low)}, {"typical", round6(r.typical)}, {"high", round6(r.high)}};
 }
 
+// One optimizer step at the typical efficiency: seconds and where they go.
+ordered step_json(const TrainingStep& s) {
+  return ordered{{"seconds", round6(s.seconds())},
+                 {"compute_s", round6(s.compute)},
+                 {"model_parallel_s", round6(s.tensor)},
+                 {"pipeline_bubble_s", round6(s.bubble)},
+                 {"data_parallel_s", round6(s.data)},
+                 {"offload_s", round6(s.offload)},
+                 {"micro_batches", s.micro_batches},
+                 {"interleave", s.interleave},
+                 {"tokens", s.tokens}};
+}
+
 ordered optional_range(const std::optional<Range>& r) { return r ? range_json(*r) : ordered(nullptr); }
 
 ordered exchange_rate_json(const ExchangeRate& rate) {
@@ -76,6 +89,7 @@ ordered request_json(const Request& r) {
   if (is_training(r.task)) {
     out["seq_len"] = r.seq_len;
     out["micro_batch"] = r.micro_batch;
+    out["global_batch"] = optional_value(r.global_batch);
     out["zero_stage"] = optional_value(r.zero_stage);
     out["recompute"] = to_string(r.effective_recompute());
     out["training_tokens"] = r.training_tokens();
@@ -283,7 +297,10 @@ ordered recommendation_json(const Recommendation& r, const Request& request, Lan
                               {"flops", round6(t.flops)},
                               {"precision", t.fp8 ? "fp8" : "bf16"},
                               {"peak_tflops", t.peak_tflops},
+                              {"hardware_flops", round6(t.hardware_flops)},
                               {"mfu", range_json(t.mfu)},
+                              {"tokens_per_s_per_gpu", range_json(t.tokens_per_s_per_gpu)},
+                              {"step", step_json(t.step)},
                               {"gpu_hours", range_json(t.gpu_hours)},
                               {"wall_hours", range_json(t.wall_hours)},
                               {"goodput", t.goodput},

@@ -142,6 +142,13 @@ constexpr Entry entries[] = {
    "权重 {}，梯度 {}，优化器状态 {}，激活 {}，预留 {}"},
   {Phrase::training_time, "about {0} wall time, {1} GPU-hours, for {2} tokens at {3:.0f}% MFU of {5} dense {4} TFLOPS",
    "墙钟时间约 {}，{} 卡时，训练 {} tokens，MFU {:.0f}%（{} 稠密 {} TFLOPS）"},
+  {Phrase::training_step, "each optimizer step ({} tokens, {} micro-batches a GPU) takes about {:.3g} s: {}",
+   "每个优化器步（{} tokens，每卡 {} 个微批次）约 {:.3g} 秒：{}"},
+  {Phrase::step_compute, "compute {:.0f}%", "计算 {:.0f}%"},
+  {Phrase::step_tensor, "model-parallel traffic (tensor, expert) {:.0f}%", "模型并行通信（张量、专家）{:.0f}%"},
+  {Phrase::step_bubble, "pipeline bubble {:.0f}%", "流水线气泡 {:.0f}%"},
+  {Phrase::step_data, "data-parallel traffic not hidden by compute {:.0f}%", "未被计算掩盖的数据并行通信 {:.0f}%"},
+  {Phrase::step_offload, "host offload {:.0f}%", "主机卸载 {:.0f}%"},
   {Phrase::range, "{} (range {} to {})", "{}（范围 {} 至 {}）"},
   {Phrase::offload_host,
    "--offload {}: {} GiB per GPU, {} GiB per server of host memory hold what left the GPU; about {} of the wall time "

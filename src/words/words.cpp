@@ -210,6 +210,23 @@ std::string describe_memory(const Request& request, const MemoryBreakdown& m, La
              format::gib(m.activations), format::gib(m.reserve));
 }
 
+// Where one training step's time goes: its parts that take any of it.
+std::string step_sentence(const TrainingStep& step, Language language) {
+  std::vector<std::string> parts;
+  const std::pair<Phrase, double> shares[] = {{Phrase::step_compute, step.compute},
+                                              {Phrase::step_tensor, step.tensor},
+                                              {Phrase::step_bubble, step.bubble},
+                                              {Phrase::step_data, step.data},
+                                              {Phrase::step_offload, step.offload}};
+  for (const auto& [phrase, seconds] : shares) {
+    if (seconds > 0.005 * step.seconds()) {
+      parts.push_back(say(language, phrase, 100.0 * step.share(seconds)));
+    }
+  }
+  return say(language, Phrase::training_step, format_parameter_count(step.tokens), step.micro_batches, step.seconds(),
+             text::join(parts, language == Language::zh ? "，" : ", "));
+}
+
 std::vector<std::string> facts_of(const Request& request, const Recommendation& option, Language language) {
   const bool cheapest = option.cheapest;
   const bool fastest = option.fastest;
@@ -229,6 +246,7 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     lines.push_back(say(language, Phrase::training_time, wall, format::number(t.gpu_hours.typical),
                         format_parameter_count(t.tokens), 100.0 * t.mfu.typical, t.fp8 ? "FP8" : "BF16",
                         format::number(t.peak_tflops)));
+    lines.push_back(step_sentence(t.step, language));
     if (e.per_gpu.host > 0) {
       lines.push_back(say(language, Phrase::offload_host, to_string(request.offload), format::gib(e.per_gpu.host),
                           format::gib(e.host_bytes_per_server), say_duration(language, t.offload_hours.typical)));

@@ -197,7 +197,7 @@ TEST_CASE("the budget tier sizes the plan: speed first buys speed, cost first na
       run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--budget", "high", "--format", "markdown"});
   CHECK_THAT(text.out, Catch::Contains("speed first: 8 GPUs instead of the 4 of the smallest plan on offer cut the "
                                        "time by 50%; 16 GPUs would leave the server"));
-  // 7B pretraining on 1T tokens on H100: 24 (the 90-day default) at low, 48 at
+  // 7B pretraining on 1T tokens on H100: 16 (the 90-day default) at low, 32 at
   // medium, and speed first adds servers until the run takes under a week.
   std::vector<std::string> pretrain{"--params", "7B", "--task", "pretrain", "--tokens", "1T", "--gpu", "h100-sxm5"};
   auto with = [&](const char* tier) {
@@ -208,8 +208,8 @@ TEST_CASE("the budget tier sizes the plan: speed first buys speed, cost first na
   const auto pre_low = with("low");
   const auto pre_medium = with("medium");
   const auto pre_high = with("high");
-  CHECK(pre_low["count"] == 24);
-  CHECK(pre_medium["count"] == 48);
+  CHECK(pre_low["count"] == 16);
+  CHECK(pre_medium["count"] == 32);
   CHECK(pre_high["count"].get<int>() >= 192);
   CHECK(pre_high["training"]["wall_hours"]["typical"].get<double>() < 168);
   CHECK(pre_high["sizing"]["stop"] == "short_run");
@@ -293,7 +293,7 @@ TEST_CASE("reports open with a summary a client can read alone, give reasons for
     REQUIRE(r.status == 0);
     const std::size_t summary = r.out.find("Summary");
     // The Best as the table ranks it; its figures are the estimate's, not the test's.
-    const std::size_t rent = r.out.find("Rent 4 x Ascend 910B2 64GB: about ");
+    const std::size_t rent = r.out.find("Rent 8 x H800 SXM5 80GB: about ");
     REQUIRE(summary != std::string::npos);
     REQUIRE(rent != std::string::npos);
     CHECK(rent > summary);
@@ -304,7 +304,7 @@ TEST_CASE("reports open with a summary a client can read alone, give reasons for
   }
   const Result zh =
       run({"--params", "70B", "--task", "lora", "--region", "cn", "--format", "markdown", "--lang", "zh"});
-  CHECK_THAT(zh.out, Catch::Contains("建议租用 4 × Ascend 910B2 64GB") && Catch::Contains("主要备选") &&
+  CHECK_THAT(zh.out, Catch::Contains("建议租用 8 × H800 SXM5 80GB") && Catch::Contains("主要备选") &&
                          Catch::Contains("为何不选这些卡"));
   // Nothing fits: the summary gives the first way out.
   const Result none =

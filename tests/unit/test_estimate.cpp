@@ -275,7 +275,9 @@ TEST_CASE("training time is FLOPs over dense peak times MFU", "[estimate]") {
   const double per_token = 6 * 1e9 + 12.0 * shape.layers * shape.heads * shape.head_dim * r.seq_len;
   CHECK(e.training->flops == Approx(per_token * 20e9));
   CHECK(e.training->gpu_hours.typical == Approx(e.training->flops / (312e12 * e.training->mfu.typical) / 3600));
-  CHECK(e.training->mfu.typical == Approx(gpu.efficiency.training_mfu.typical));
+  // One GPU: no communication, so MFU is the kernel efficiency less the recomputed work.
+  CHECK(e.training->mfu.typical == Approx(gpu.efficiency.training_mfu.typical * sizing::training_kernel_factor *
+                                          e.training->flops / e.training->hardware_flops));
   CHECK(e.training->gpu_hours.low < e.training->gpu_hours.typical);
   CHECK(e.training->gpu_hours.typical < e.training->gpu_hours.high);
   REQUIRE(e.cost.rent_usd);
@@ -582,7 +584,9 @@ TEST_CASE("the budget tier sizes the plan: cost first the smallest, balanced one
   CHECK(pre_high.count >= 8 * pre_low.count);
   CHECK(pre_high.training->wall_hours.typical < 168.0);
   CHECK(pre_high.sizing.stop == Sizing::Stop::short_run);
-  CHECK(pre_high.cost.rent_usd->typical == Approx(pre_low.cost.rent_usd->typical).epsilon(0.05));
+  // More servers cost a little more: gradients cross the network (the step model's data-parallel term).
+  CHECK(pre_high.cost.rent_usd->typical >= pre_low.cost.rent_usd->typical);
+  CHECK(pre_high.cost.rent_usd->typical < 1.15 * pre_low.cost.rent_usd->typical);
 
   // Serving: a step doubles the hourly cost, so balanced keeps the smallest;
   // speed first adds tensor parallelism while the fastest time per token (at
@@ -600,16 +604,16 @@ TEST_CASE("speed first stops at the global batch and at the largest count on off
   const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
   Request r = test::request(1e9, Task::pretrain);
   r.budget = BudgetTier::high;
-  r.tokens = 2e12;    // 24 GPUs for the 90-day default at 90% goodput, then steps while the run takes over a week
+  r.tokens = 2e12;    // 16 GPUs for the 90-day default at 90% goodput, then steps while the run takes over a week
   r.micro_batch = 8;  // 1024 sequences a step: at most 128 data-parallel ranks of 8
   const Estimate e = estimate(r, infer_shape(1e9), gpu);
   REQUIRE(e.fits);
-  CHECK(e.sizing.smallest == 24);
+  CHECK(e.sizing.smallest == 16);
   CHECK(e.sizing.stop == Sizing::Stop::batch);
   CHECK(e.sizing.batch_sequences == 1024);
   CHECK(e.layout.data * r.micro_batch <= 1024);
-  CHECK(e.count == 96);  // the next step, 192, would pass 128 ranks
-  r.max_gpus = e.count;  // nothing larger on offer
+  CHECK(e.count == 128);  // the next step, 256, would pass 128 ranks
+  r.max_gpus = e.count;   // nothing larger on offer
   CHECK(estimate(r, infer_shape(1e9), gpu).sizing.stop == Sizing::Stop::offer);
   r.count = 8;  // the user's count is kept
   const Estimate fixed = estimate(r, infer_shape(1e9), gpu);

@@ -1,0 +1,132 @@
+// The training step model (docs/methodology.md §4): compute at the kernel
+// efficiency, tensor-parallel collectives, the pipeline bubble, data-parallel
+// traffic, recompute, and the layout search that picks the fastest.
+#include <catch2/catch.hpp>
+
+#include "estimate/parts.hpp"
+#include "gpu_advise/estimate.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_fixture.hpp"
+
+using namespace gpu_advise;
+using sizing::training_time;
+
+namespace {
+
+TrainingEstimate time_of(const Request& r, const ModelShape& model, const GpuSpec& gpu, const Layout& layout) {
+  std::vector<EstimateNote> notes;
+  return training_time(r, model, gpu, layout, notes);
+}
+
+GpuSpec server_card() {
+  GpuSpec g = test::card("g80", 80, 2000, 1000, 8, 2.0);
+  g.node.gpus_per_node = 8;
+  g.node.scale_out_gbps_per_gpu = 400;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("on one GPU the step is its compute: MFU is the kernel efficiency less recompute", "[estimate][step]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = infer_shape(1e9);
+  Request r = test::request(1e9, Task::pretrain);
+  const Layout one{1, 1, 1, 0, Recompute::selective};
+  const TrainingEstimate t = time_of(r, model, gpu, one);
+  const double kernel = gpu.efficiency.training_mfu.typical * sizing::training_kernel_factor;
+  CHECK(t.step.tensor == 0);
+  CHECK(t.step.bubble == 0);
+  CHECK(t.step.data == 0);
+  CHECK(t.mfu.typical == Approx(kernel * t.flops / t.hardware_flops));
+  CHECK(t.gpu_hours.typical == Approx(t.hardware_flops / (1000e12 * kernel) / 3600));
+  // Full recompute repeats the forward: a third more work, at 6N + attention.
+  Layout full = one;
+  full.recompute = Recompute::full;
+  CHECK(time_of(r, model, gpu, full).hardware_flops == Approx(t.flops * 4.0 / 3.0));
+  CHECK(time_of(r, model, gpu, full).gpu_hours.typical > t.gpu_hours.typical * 1.2);
+}
+
+TEST_CASE("LoRA counts the recomputed forward and QLoRA its dequantisation", "[estimate][step]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = infer_shape(8e9);
+  Request r = test::request(8e9, Task::lora);
+  const Layout one{1, 1, 1, 0, Recompute::full};
+  const TrainingEstimate lora = time_of(r, model, gpu, one);
+  const double forward_backward = 6.0 * model.active_params + model.attention_training_flops_per_token(r.seq_len);
+  CHECK(lora.flops == Approx(forward_backward * 2.0 / 3.0 * lora.tokens));
+  CHECK(lora.hardware_flops == Approx(forward_backward * lora.tokens));  // 4N + the 2N forward again
+  r.task = Task::qlora;
+  const TrainingEstimate qlora = time_of(r, model, gpu, one);
+  CHECK(qlora.hardware_flops == Approx(lora.hardware_flops * sizing::qlora_slowdown));
+  CHECK(qlora.gpu_hours.typical > lora.gpu_hours.typical * 1.3);
+}
+
+TEST_CASE("tensor parallelism costs more over PCIe than over NVLink", "[estimate][step]") {
+  const ModelShape model = infer_shape(70e9);
+  Request r = test::request(70e9, Task::pretrain);
+  const Layout tp8{8, 1, 1, 1, Recompute::full};
+  const GpuSpec nvlink = server_card();
+  GpuSpec pcie = server_card();
+  pcie.interconnect = {"PCIe", 64, 1};
+  const TrainingEstimate fast = time_of(r, model, nvlink, tp8);
+  const TrainingEstimate slow = time_of(r, model, pcie, tp8);
+  CHECK(fast.step.tensor > 0);
+  CHECK(fast.step.tensor < fast.step.compute);
+  CHECK(slow.step.tensor > 5 * fast.step.tensor);
+  CHECK(slow.mfu.typical < fast.mfu.typical);
+}
+
+TEST_CASE("the pipeline bubble is (p - 1) / (v m) of the work and shrinks with micro-batches", "[estimate][step]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = infer_shape(70e9);
+  Request r = test::request(70e9, Task::pretrain);
+  r.seq_len = 4096;
+  r.global_batch = 16;  // 16 micro-batches on one pipeline
+  const Layout pp4{1, 4, 1, 1, Recompute::full};
+  const TrainingEstimate t = time_of(r, model, gpu, pp4);
+  CHECK(t.step.micro_batches == 16);
+  CHECK(t.step.interleave == std::max(1, (model.layers + 3) / 4 / 2));
+  CHECK(t.step.bubble == Approx(3.0 / (t.step.interleave * 16) * (t.step.compute + t.step.tensor)));
+  r.global_batch = 2;  // fewer micro-batches than stages: no interleaving, a large bubble
+  const TrainingEstimate few = time_of(r, model, gpu, pp4);
+  CHECK(few.step.interleave == 1);
+  CHECK(few.step.bubble == Approx(1.5 * (few.step.compute + few.step.tensor)));
+}
+
+TEST_CASE("ZeRO-3 across servers waits on the network when compute cannot hide it", "[estimate][step]") {
+  const ModelShape model = infer_shape(70e9);
+  Request r = test::request(70e9, Task::pretrain);
+  r.seq_len = 2048;
+  r.micro_batch = 16;  // enough work per gather to hide it on a 400 Gb/s network
+  r.global_batch = 1024;
+  const Layout zero3{1, 1, 64, 3, Recompute::full};
+  GpuSpec fast_network = server_card();
+  GpuSpec slow_network = server_card();
+  slow_network.node.scale_out_gbps_per_gpu = 25;
+  const TrainingEstimate fast = time_of(r, model, fast_network, zero3);
+  const TrainingEstimate slow = time_of(r, model, slow_network, zero3);
+  CHECK(fast.step.data == 0);  // hidden behind the forward and backward
+  CHECK(slow.step.data > 0);
+  // 70B weights gathered twice and gradients reduced, in BF16, per micro-batch, over 25 Gb/s.
+  const double bytes = 63.0 / 64.0 * (2 * sizing::param_gather_bytes + sizing::grad_reduce_bytes) * model.params;
+  const double link = 25.0 / 8 * 1e9 * sizing::training_link_efficiency.typical;
+  CHECK(slow.step.data == Approx(bytes / link - slow.step.compute));
+}
+
+TEST_CASE("the layout search picks the fastest layout that fits at a count", "[estimate][step]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = infer_shape(13e9);
+  Request r = test::request(13e9, Task::pretrain);
+  r.count = 8;
+  r.max_gpus = 8;
+  const Estimate e = estimate(r, model, gpu);
+  REQUIRE(e.training);
+  const double usable = e.usable_bytes;
+  for (const Layout& layout : sizing::layouts_for(r, model, gpu, 8)) {
+    if (memory_per_gpu(r, model, layout).total() <= usable) {
+      CAPTURE(layout.tensor, layout.pipeline, layout.zero_stage);
+      CHECK(time_of(r, model, gpu, layout).tokens_per_s_per_gpu.typical <=
+            e.training->tokens_per_s_per_gpu.typical * (1 + 1e-9));
+    }
+  }
+}
