@@ -16,6 +16,7 @@ _gpu_advise() {
     --recompute) COMPREPLY=($(compgen -W "full selective none" -- "$cur")); return ;;
     --optimizer) COMPREPLY=($(compgen -W "adamw adamw-bf16 adamw-8bit adamw-8bit-bf16" -- "$cur")); return ;;
     --offload) COMPREPLY=($(compgen -W "none optimizer optimizer+params" -- "$cur")); return ;;
+    --loss) COMPREPLY=($(compgen -W "full chunked fused" -- "$cur")); return ;;
     --zero) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
     --gpu|show)
       COMPREPLY=($(compgen -W "$(gpu-advise catalog list --format json 2>/dev/null | grep -o '"id": "[^"]*"' | cut -d'"' -f4)" -- "$cur"))
@@ -27,7 +28,7 @@ _gpu_advise() {
   esac
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "--params --active-params --model --model-config --task --budget --region --mode --gpu
-      --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --optimizer-in-backward --goodput --lora-rank --lora-targets
+      --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch --tpot-ms
       --ttft-ms --request-rate --price
       --currency --format --output --lang --color --explain --catalog --rules --help --version" -- "$cur"))

@@ -59,6 +59,11 @@ enum class CostMode { rent, buy };
 enum class Optimizer { adamw, adamw_bf16, adamw_8bit, adamw_8bit_bf16 };
 // What training keeps in host memory instead (DeepSpeed ZeRO-Offload / ZeRO-Infinity, FSDP CPU offload).
 enum class Offload { none, optimizer, optimizer_params };
+// How the stack computes the loss over the vocabulary, which sets the logits'
+// memory: all FP32 logits at once (Hugging Face Transformers + PEFT), in chunks
+// (torchtune, LitGPT, Unsloth) or fused and vocabulary-parallel (Megatron-Core,
+// torchtitan).
+enum class Loss { full, chunked, fused };
 
 [[nodiscard]] std::span<const EnumName<Recompute>> names(Recompute);
 [[nodiscard]] std::span<const EnumName<InferencePrecision>> names(InferencePrecision);
@@ -66,6 +71,7 @@ enum class Offload { none, optimizer, optimizer_params };
 [[nodiscard]] std::span<const EnumName<CostMode>> names(CostMode);
 [[nodiscard]] std::span<const EnumName<Optimizer>> names(Optimizer);
 [[nodiscard]] std::span<const EnumName<Offload>> names(Offload);
+[[nodiscard]] std::span<const EnumName<Loss>> names(Loss);
 [[nodiscard]] std::span<const EnumName<LoraTarget>> names(LoraTarget);
 
 // Bytes per trained parameter for weights, gradients and optimizer states.
@@ -126,6 +132,7 @@ struct Request {
   std::vector<LoraTarget> lora_targets{std::begin(all_lora_targets), std::end(all_lora_targets)};
   Optimizer optimizer = Optimizer::adamw;
   Offload offload = Offload::none;     // --offload
+  std::optional<Loss> loss;            // --loss; unset = full for LoRA / QLoRA (HF + PEFT), fused otherwise
   bool optimizer_in_backward = false;  // --optimizer-in-backward: each layer's update in its backward pass
   // Share of a long run's wall time spent training rather than restarting,
   // checkpointing and evaluating (--goodput; docs/methodology.md §4).
@@ -178,6 +185,7 @@ struct Request {
   // Training tokens this request implies (tokens x epochs for fine-tuning).
   [[nodiscard]] double training_tokens() const;
   [[nodiscard]] Recompute effective_recompute() const;
+  [[nodiscard]] Loss effective_loss() const;
   // --deadline, or for pretraining the default; none for other tasks without --deadline.
   [[nodiscard]] std::optional<double> effective_deadline_hours() const;
   [[nodiscard]] int effective_output_tokens() const;

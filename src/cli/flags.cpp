@@ -68,6 +68,10 @@ const std::vector<FlagSpec>& flag_table() {
       {"--offload", &Flags::offload, "Training", "WHAT",
        "Keep in host memory: none (default) | optimizer (states and master weights) | optimizer+params", "",
        FlagScope::training, "offload", false},
+      {"--loss", &Flags::loss, "Training", "HOW",
+       "How the loss is computed, for the logits' memory: full (Hugging Face + PEFT; default for LoRA/QLoRA) | "
+       "chunked (torchtune, LitGPT, Unsloth) | fused (Megatron-Core, torchtitan; default otherwise)",
+       "", FlagScope::training, "loss", false},
       {"--optimizer-in-backward", &Flags::optimizer_in_backward, "Training", "",
        "Update each layer in its backward pass, holding one layer's gradients", "", FlagScope::training,
        "optimizer_in_backward", false},
@@ -335,6 +339,9 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   }
   if (!flags.offload.empty()) {
     request.offload = parse_choice<Offload>(flags.offload, "--offload");
+  }
+  if (!flags.loss.empty()) {
+    request.loss = parse_choice<Loss>(flags.loss, "--loss");
   }
   request.optimizer_in_backward = flags.optimizer_in_backward;
   if (!flags.goodput.empty()) {

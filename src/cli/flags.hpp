@@ -60,6 +60,7 @@ struct Flags {
   std::string lora_targets;
   std::string optimizer;
   std::string offload;
+  std::string loss;
   bool optimizer_in_backward = false;
   std::string goodput;
   std::string tokens;

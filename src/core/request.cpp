@@ -108,6 +108,11 @@ std::span<const EnumName<Offload>> names(Offload) {
   return table;
 }
 
+std::span<const EnumName<Loss>> names(Loss) {
+  static constexpr EnumName<Loss> table[] = {{Loss::full, "full"}, {Loss::chunked, "chunked"}, {Loss::fused, "fused"}};
+  return table;
+}
+
 std::span<const EnumName<LoraTarget>> names(LoraTarget) {
   static constexpr EnumName<LoraTarget> table[] = {
       {LoraTarget::q, "q"},       {LoraTarget::k, "k"},   {LoraTarget::v, "v"},      {LoraTarget::o, "o"},
@@ -251,6 +256,13 @@ Recompute Request::effective_recompute() const {
     return *recompute;
   }
   return task == Task::pretrain ? Recompute::selective : Recompute::full;
+}
+
+Loss Request::effective_loss() const {
+  if (loss) {
+    return *loss;
+  }
+  return task == Task::lora || task == Task::qlora ? Loss::full : Loss::fused;
 }
 
 std::optional<double> Request::effective_deadline_hours() const {

@@ -35,7 +35,17 @@ double training_activations(const Request& request, const ModelShape& model, con
   if (recompute == Recompute::full) {
     total += 34.0 * sbh / t;  // one layer rebuilt during backward
   }
-  total += 4.0 * s * b * model.vocab / t;  // FP32 logits, vocabulary-parallel
+  // The logits and the loss over the vocabulary, by how the stack computes
+  // them (docs/methodology.md §2): BF16 logits, their FP32 copy and the FP32
+  // log-softmax kept for backward (Hugging Face); BF16 logits and one FP32
+  // chunk of eight (torchtune's, LitGPT's chunked loss); FP32 logits split
+  // over the tensor-parallel ranks (Megatron-Core's fused cross-entropy).
+  const double logits = s * b * model.vocab;
+  switch (request.effective_loss()) {
+    case Loss::full: total += (2.0 + 4.0 + 4.0) * logits / t; break;
+    case Loss::chunked: total += (2.0 + 4.0 / loss_chunks) * logits / t; break;
+    case Loss::fused: total += 4.0 * logits / t; break;
+  }
   return total;
 }
 

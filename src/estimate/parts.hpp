@@ -46,6 +46,7 @@ inline constexpr int context_parallel_from_tokens = 32768;
 inline constexpr int context_parallel_min_tokens = 8192;
 inline constexpr double context_parallel_factor = 0.85;
 inline constexpr double hours_per_month = 730.0;
+inline constexpr double loss_chunks = 8;                  // torchtune's CEWithChunkedOutputLoss: 8 chunks
 inline constexpr double pretrain_batch_tokens = 4194304;  // Llama 2 (arXiv 2307.09288 §2.2): 4M tokens a step
 inline constexpr int fine_tune_batch_sequences = 128;     // Alpaca, Vicuna: 128 sequences a step
 // Offload: the host's optimizer step reads and writes the FP32 master, m and

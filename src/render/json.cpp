@@ -98,6 +98,7 @@ ordered request_json(const Request& r) {
     out["deadline_hours"] = optional_value(r.deadline_hours);
     out["optimizer"] = to_string(r.optimizer);
     out["offload"] = to_string(r.offload);
+    out["loss"] = to_string(r.effective_loss());
     out["optimizer_in_backward"] = r.optimizer_in_backward;
     out["goodput"] = r.goodput;
     if (r.task == Task::lora || r.task == Task::qlora) {

@@ -392,6 +392,11 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
       }
       out.push_back(line);
     }
+    switch (request.effective_loss()) {
+      case Loss::full: out.push_back(say(language, Phrase::assume_loss_full)); break;
+      case Loss::chunked: out.push_back(say(language, Phrase::assume_loss_chunked)); break;
+      case Loss::fused: out.push_back(say(language, Phrase::assume_loss_fused)); break;
+    }
     if (request.offload != Offload::none) {
       out.push_back(say(language, Phrase::assume_offload, to_string(request.offload)));
     }

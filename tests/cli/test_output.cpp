@@ -159,7 +159,16 @@ std::vector<std::string> english_words(const std::string& text, const std::vecto
                                                    "cn",
                                                    "fp",
                                                    "nf",
-                                                   "ecc"};
+                                                   "ecc",
+                                                   "logits",
+                                                   "hugging",
+                                                   "face",
+                                                   "transformers",
+                                                   "peft",
+                                                   "torchtune",
+                                                   "litgpt",
+                                                   "unsloth",
+                                                   "chunked"};
   std::vector<std::string> out;
   std::string word;
   auto flush = [&] {

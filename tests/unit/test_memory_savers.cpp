@@ -133,3 +133,22 @@ TEST_CASE("context parallelism splits a long sequence over GPUs", "[estimate][co
   short_seq.seq_len = 8192;
   CHECK(estimate(short_seq, model, h100).layout.context == 1);
 }
+
+TEST_CASE("the loss's logits memory follows the stack: full, chunked or fused", "[estimate][memory]") {
+  const ModelShape model = infer_shape(8e9);
+  Request r = test::request(8e9, Task::lora);
+  r.seq_len = 8192;
+  const Layout one{1, 1, 1, 0, Recompute::full};
+  CHECK(r.effective_loss() == Loss::full);  // Hugging Face + PEFT, the LoRA default
+  const double full = memory_per_gpu(r, model, one).activations;
+  r.loss = Loss::chunked;
+  const double chunked = memory_per_gpu(r, model, one).activations;
+  r.loss = Loss::fused;
+  const double fused = memory_per_gpu(r, model, one).activations;
+  const double logits = 8192.0 * model.vocab;
+  CHECK(full - chunked == Approx((10.0 - 2.5) * logits));
+  CHECK(full - fused == Approx((10.0 - 4.0) * logits));
+  r.loss.reset();
+  r.task = Task::pretrain;
+  CHECK(r.effective_loss() == Loss::fused);  // Megatron-Core, torchtitan
+}

@@ -301,6 +301,7 @@ inline std::vector<Case> cases() {
            r.recompute = Recompute::selective;
            r.optimizer = Optimizer::adamw_bf16;
            r.count = 1;
+           r.loss = Loss::chunked;  // LitGPT's chunked_cross_entropy
          });
   memory("llama3-8b-lora-litgpt", "llama-3.1-8b", "a100-40gb-sxm4", 19.73, "19.73 GB",
          "Llama 3 8B (same shape as 3.1 8B), LoRA r32 on q,v; micro-batch 1, seq <= 512; bf16-true; no checkpointing",
@@ -313,6 +314,7 @@ inline std::vector<Case> cases() {
            r.recompute = Recompute::selective;
            r.optimizer = Optimizer::adamw_bf16;
            r.count = 1;
+           r.loss = Loss::chunked;  // LitGPT's chunked_cross_entropy
          });
   memory("llama31-70b-lora-torchtune", "llama-3.1-70b", "a100-80gb-sxm4", 27.6 * gib / 1e9, "27.6 GiB per GPU",
          "LoRA r16 on q,v,o,gate,up,down; FSDP over 8 x A100-80GB; batch 2, packed seq 2048; activation "
@@ -328,6 +330,7 @@ inline std::vector<Case> cases() {
            r.optimizer = Optimizer::adamw_bf16;
            r.count = 8;
            r.zero_stage = 3;
+           r.loss = Loss::chunked;  // torchtune's CEWithChunkedOutputLoss
          });
   // Memory savers (issue 15): the torchtune README's memory table, same source.
   memory(
@@ -344,6 +347,7 @@ inline std::vector<Case> cases() {
         r.optimizer_in_backward = true;
         r.offload = Offload::optimizer;
         r.count = 1;
+        r.loss = Loss::chunked;  // torchtune's CEWithChunkedOutputLoss
       });
   memory("llama31-70b-full-offload-torchtune", "llama-3.1-70b", "a100-80gb-sxm4", 13.9 * gib / 1e9, "13.9 GiB per GPU",
          "Full fine-tune, FSDP over 8 x A100 with CPU offload (parameters, gradients and optimizer on the host); "
@@ -355,6 +359,42 @@ inline std::vector<Case> cases() {
            r.seq_len = 2048;
            r.recompute = Recompute::full;
            r.offload = Offload::optimizer_params;
+           r.count = 8;
+           r.zero_stage = 3;
+           r.loss = Loss::chunked;  // torchtune's CEWithChunkedOutputLoss
+         });
+  memory("llama31-8b-qlora-4090-torchtune", "llama-3.1-8b", "rtx-4090", 7.4 * gib / 1e9, "7.4 GiB",
+         "QLoRA r8 on q,k,v,o and the MLP, NF4 base; 1 x RTX 4090; batch 2, packed seq 2048; activation "
+         "checkpointing; chunked loss; BF16 adapters and AdamW states",
+         "pytorch/torchtune README, Llama 3.1 memory table (2024-09); "
+         "recipes/configs/llama3_1/8B_qlora_single_device.yaml",
+         [](Request& r) {
+           r.task = Task::qlora;
+           r.lora_rank = 8;
+           r.lora_targets = {LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
+                             LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+           r.micro_batch = 2;
+           r.seq_len = 2048;
+           r.recompute = Recompute::full;
+           r.optimizer = Optimizer::adamw_bf16;
+           r.loss = Loss::chunked;
+           r.count = 1;
+         });
+  memory("llama31-405b-qlora-torchtune", "llama-3.1-405b", "a100-80gb-sxm4", 44.8 * gib / 1e9,
+         "44.8 GB per GPU (written GB where the table's other rows say GiB: taken as GiB)",
+         "QLoRA r16 on q,v,o and the MLP, NF4 base; FSDP over 8 x A100-80GB; batch 2, packed seq 2048; activation "
+         "checkpointing; chunked loss; BF16 adapters and AdamW states",
+         "pytorch/torchtune README, Llama 3.1 memory table (2024-09); recipes/configs/llama3_1/405B_qlora.yaml",
+         [](Request& r) {
+           r.task = Task::qlora;
+           r.lora_rank = 16;
+           r.lora_targets = {LoraTarget::q,    LoraTarget::v,  LoraTarget::o,
+                             LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+           r.micro_batch = 2;
+           r.seq_len = 2048;
+           r.recompute = Recompute::full;
+           r.optimizer = Optimizer::adamw_bf16;
+           r.loss = Loss::chunked;
            r.count = 8;
            r.zero_stage = 3;
          });
