@@ -121,9 +121,14 @@ std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& m
     return out;
   }
   for (const Layout& shape : model_parallel_shapes(request, model, gpu, count)) {
-    if (count % shape.model_parallel() == 0) {
-      out.push_back(with_count(request, shape, count));
+    if (count % shape.model_parallel() != 0) {
+      continue;
     }
+    const Layout layout = with_count(request, shape, count);
+    if (layout.pipeline > 1 && layout.data > pipeline_data_limit(request, layout.pipeline)) {
+      continue;  // fewer micro-batches than stages: as the family search (count_search.cpp)
+    }
+    out.push_back(layout);
   }
   return out;
 }

@@ -29,8 +29,8 @@ inline constexpr double training_kernel_factor = 1.45;
 inline constexpr double fp8_training_factor = 1.0;
 inline constexpr double grad_reduce_bytes = 2.0;   // gradients reduced in BF16 (Megatron-Core, llm-foundry defaults)
 inline constexpr double param_gather_bytes = 2.0;  // weights gathered in BF16
-// NCCL bus bandwidth as a share of the link's, one direction, on the fast /
-// typical / slow corners of a training step (the typical is link_efficiency).
+// NCCL bus bandwidth as a share of the link's, one direction, on the slow /
+// typical / fast corners of a training step (the typical is link_efficiency).
 inline constexpr Range training_link_efficiency{0.60, 0.75, 0.85};
 // MoE layers: grouped expert GEMMs, routing and token permutation reach this
 // share of a dense layer's kernel efficiency (fitted; docs/validation.md).
@@ -100,6 +100,12 @@ struct Candidate {
                                                         const GpuSpec& gpu, int limit);
 // The recompute modes to try: the request's, or its task's norm then full.
 [[nodiscard]] std::vector<Recompute> recompute_modes(const Request& request);
+// The most data-parallel ranks a pipeline of `stages` takes: each needs at
+// least as many micro-batches as stages (global batch / micro-batch / stages,
+// at least 1). Beyond it the bubble grows and the layout only gets slower.
+[[nodiscard]] inline int pipeline_data_limit(const Request& request, int stages) {
+  return std::max(1, batch_sequences(request) / (std::max(1, request.micro_batch) * std::max(1, stages)));
+}
 // A shape given its data-parallel size: n / (tensor x pipeline) GPUs.
 [[nodiscard]] Layout with_count(const Request& request, const Layout& shape, int n);
 

@@ -90,11 +90,12 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
   // One optimizer step: the global batch in micro-batches of --micro-batch
   // sequences on each data-parallel rank.
   TrainingStep& step = t.step;
-  const int gpus = layout.gpus();
+  const int data = std::max(1, layout.data);
+  const int gpus = layout.model_parallel() * data;
   const int micro = std::max(1, request.micro_batch);
-  const double sequences = batch_sequences(request);
-  step.micro_batches = std::max(1, static_cast<int>(std::lround(sequences / (layout.data * micro))));
-  step.tokens = static_cast<double>(step.micro_batches) * layout.data * micro * request.seq_len;
+  const double ranks_batch = static_cast<double>(data) * micro;  // sequences in one micro-batch, all ranks
+  step.micro_batches = std::max(1, static_cast<int>(std::lround(batch_sequences(request) / ranks_batch)));
+  step.tokens = step.micro_batches * ranks_batch * request.seq_len;
   const double steps = t.tokens / step.tokens;
   const double attention_peak_tflops = t.fp8 ? gpu.compute.bf16_tflops / fp8_training_factor : t.peak_tflops;
   auto compute_s = [&](double kernel) {
@@ -124,7 +125,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
   // of one scale-up domain (Megatron-Bridge's recipes: EP 8 on 8-GPU
   // servers); each MoE layer sends its tokens' hidden states to their top-k
   // experts' GPUs and back, in every pass.
-  const int shards = layout.data * layout.context;
+  const int shards = data * layout.context;
   const int domain_ranks = std::max(1, gpu.interconnect.domain_size / layout.tensor);
   const int expert_ranks = !model.moe          ? 1
                            : layout.expert > 1 ? std::min(layout.expert, model.moe->experts)
@@ -151,14 +152,21 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
     return layout.pipeline > 1 ? (layout.pipeline - 1.0) / (step.interleave * step.micro_batches) * work : 0.0;
   };
 
-  // Data parallelism over the data and context ranks: gradients reduced in
-  // FP32 and weights gathered in BF16 once a step (ZeRO 0-2), or every
+  // Data parallelism over the data and context ranks: gradients reduced and
+  // weights gathered in BF16 once a step (ZeRO 0-2), or every
   // micro-batch's forward and backward (ZeRO-3, FSDP). Overlapped with one
   // micro-batch's compute (ZeRO 0-2) or all of it (ZeRO-3).
   double data_bytes = 0;
   if (shards > 1) {
     const double routed = model.routed_expert_params();
     const double held = (model.params - routed + routed / expert_ranks) / (layout.tensor * layout.pipeline);
+    // ZeRO-3 gathers the weights as they are stored: QLoRA's base in NF4
+    // (BF16 embeddings and head), everything else in BF16.
+    double gathered_bytes = param_gather_bytes * held;
+    if (request.task == Task::qlora) {
+      const double embeddings = std::min(model.embedding_params(), model.params) / (layout.tensor * layout.pipeline);
+      gathered_bytes = bytes_nf4_with_double_quant * (held - embeddings) + param_gather_bytes * embeddings;
+    }
     const double trained =
         adapters ? model.lora_params(request.lora_rank, request.lora_targets) / (layout.tensor * layout.pipeline)
                  : held;
@@ -167,9 +175,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
       case 0: data_bytes = 2.0 * f * grad_reduce_bytes * trained; break;
       case 1:
       case 2: data_bytes = f * (grad_reduce_bytes + param_gather_bytes) * trained; break;
-      default:
-        data_bytes = step.micro_batches * f * (2.0 * param_gather_bytes * held + grad_reduce_bytes * trained);
-        break;
+      default: data_bytes = step.micro_batches * f * (2.0 * gathered_bytes + grad_reduce_bytes * trained); break;
     }
   }
   auto data_s = [&](double compute, double link) {
@@ -179,9 +185,9 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
 
   // Offload: every optimizer step sends the GPU's gradients to the host and
   // takes its weights back over PCIe (and, with the parameters offloaded, the
-  // weights for the forward and the backward pass), and the host runs the
-  // optimizer; counted without overlap (ZeRO-Offload overlaps some of it).
-  auto offload_s = [&](double host_gb_per_s) {
+  // weights for every micro-batch's forward and backward pass), and the host
+  // runs the optimizer; counted without overlap (ZeRO-Offload overlaps some).
+  auto offload_s = [&](double link, double host_gb_per_s) {
     if (request.offload == Offload::none) {
       return 0.0;
     }
@@ -189,10 +195,11 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
     const double partition = trained / gpus;
     double pcie_bytes = 4.0 * partition;  // BF16 gradients down, BF16 weights up
     if (request.offload == Offload::optimizer_params) {
-      pcie_bytes += 2.0 * 2.0 * partition;  // the weights in for the forward and the backward pass
+      // the weights in for every micro-batch's forward and backward pass
+      pcie_bytes += step.micro_batches * 2.0 * 2.0 * partition;
     }
     const double per_server = partition * std::min(gpus, std::max(1, gpu.node.gpus_per_node));
-    return pcie_bytes / (pcie_gb_per_s(gpu) * link_efficiency * 1e9) +
+    return pcie_bytes / (pcie_gb_per_s(gpu) * link * 1e9) +
            per_server * host_adam_bytes_per_param / (host_gb_per_s * 1e9);
   };
 
@@ -204,7 +211,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
     s.tensor = tensor_s(link) + expert_s(link);
     s.bubble = bubble_s(s.compute + s.tensor);
     s.data = data_s(s.compute, link);
-    s.offload = offload_s(host_gb_per_s);
+    s.offload = offload_s(link, host_gb_per_s);
     return s;
   };
   const Range& link = training_link_efficiency;

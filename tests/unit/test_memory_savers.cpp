@@ -111,6 +111,7 @@ TEST_CASE("context parallelism splits a long sequence over GPUs", "[estimate][co
   // (Llama 3 paper, table 4): without context parallelism it does not fit.
   Request r = test::request(model.params, Task::pretrain);
   r.seq_len = 131072;
+  r.global_batch = 128;  // the paper's 16M tokens a step: 8 micro-batches for each of 16 stages
   r.count = 16384;
   r.tokens = 800e9;
   const Estimate e = estimate(r, model, h100);

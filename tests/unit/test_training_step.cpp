@@ -130,3 +130,36 @@ TEST_CASE("the layout search picks the fastest layout that fits at a count", "[e
     }
   }
 }
+
+TEST_CASE("a pipeline's counts stop where its stages would run short of micro-batches", "[estimate][step][search]") {
+  // More data-parallel ranks than global batch / (micro-batch x stages) leave
+  // each stage fewer micro-batches than stages: the bubble jumps and time rises
+  // with the count, so the family bisection stops there and a fixed --count
+  // leaves those layouts out too.
+  const GpuSpec gpu = server_card();
+  const ModelShape model = infer_shape(405e9);
+  Request r = test::request(405e9, Task::pretrain);
+  r.seq_len = 8192;
+  r.global_batch = 2048;
+  r.max_gpus = 16384;
+  r.tokens = 15e12;
+  for (const int n : {4096, 8192, 16384}) {
+    for (const Layout& layout : sizing::layouts_for(r, model, gpu, n)) {
+      if (layout.pipeline > 1) {
+        CAPTURE(n, layout.tensor, layout.pipeline, layout.data);
+        CHECK(layout.data * layout.pipeline <= 2048);
+      }
+    }
+  }
+  r.deadline_hours = 4000;
+  const Estimate found = estimate(r, model, gpu);
+  REQUIRE(found.fits);
+  REQUIRE(found.training);
+  CHECK(found.training->wall_hours.typical <= 4000);
+  Request fixed = r;
+  for (int n = 8; n < found.count; n += 8 * std::max(1, found.count / 8 / 64)) {  // a sample of smaller counts
+    fixed.count = n;
+    CAPTURE(n, found.count);
+    CHECK_FALSE(estimate(fixed, model, gpu).fits);
+  }
+}
