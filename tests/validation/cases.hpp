@@ -248,8 +248,8 @@ inline std::vector<Case> cases() {
        "EP 64 with DeepEP over the network and FSDP over 64: the model's ZeRO-3 gathers of the "
        "expert weights are charged at the network's full volume without DeepEP's overlap"},
       {"tn-a100-70b-full",
-       "torchtune's FSDP CPU offload steps the optimizer on the host without overlap, and its "
-       "figure may be per-GPU rather than for all eight (not stated)"},
+       "the estimate charges the host's optimizer step and every micro-batch's weight fetch over PCIe without "
+       "overlap, where FSDP prefetches during compute: an upper bound on the time"},
       {"tn-a100-405b-qlora",
        "torchtune's tokens/s may be per GPU rather than for all eight (not stated); read per "
        "GPU the estimate would be within 30% the other way"},
