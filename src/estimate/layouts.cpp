@@ -62,6 +62,10 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
           }
           Layout shape{tp, pp, 0, z, std::nullopt};
           shape.context = cp;
+          // MoE: the experts spread over the data-parallel ranks of one
+          // scale-up domain (Megatron-Bridge's EP 8 on 8-GPU servers), at
+          // most as many as there are ranks (with_count).
+          shape.expert = model.moe ? std::max(1, std::min(model.moe->experts, domain / tp)) : 1;
           out.push_back(shape);
         }
       }
@@ -81,6 +85,7 @@ std::vector<Recompute> recompute_modes(const Request& request) {
 Layout with_count(const Request& request, const Layout& shape, int n) {
   Layout layout = shape;
   layout.data = n / shape.model_parallel();
+  layout.expert = std::max(1, std::min(layout.expert, layout.data * layout.context));
   if (layout.data * layout.context == 1) {
     layout.zero_stage = std::min(layout.zero_stage, request.zero_stage.value_or(0));  // nothing to shard over
   }

@@ -116,6 +116,13 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       m.weights = bytes.weights * shard / (z >= 3 ? ranks : 1.0);
       m.gradients = bytes.gradients * shard / (z >= 2 ? ranks : 1.0);
       m.optimizer = bytes.optimizer * shard / (z >= 1 ? ranks : 1.0);
+      // Expert parallelism: each rank holds 1/ep of the routed experts; where
+      // ZeRO already shards a state over the ranks, it shards the experts too.
+      if (layout.expert > 1) {
+        const double spread = model.routed_expert_params() * (1.0 - 1.0 / layout.expert) / (t * p);
+        m.weights -= z >= 3 ? 0.0 : bytes.weights * spread;
+        m.gradients -= z >= 2 ? 0.0 : bytes.gradients * spread;
+      }
       if (z >= 3 && ranks > 1) {
         m.weights += gathered;
       }

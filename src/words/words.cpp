@@ -59,6 +59,9 @@ std::string describe(const Layout& layout, Task task, Language language) {
   if (layout.data > 1) {
     parts.push_back(fmt::format("DP {}", layout.data));
   }
+  if (layout.expert > 1) {
+    parts.push_back(fmt::format("EP {}", layout.expert));
+  }
   std::string out = text::join(parts, " x ");
   if (layout.data > 1) {
     out += fmt::format(", ZeRO-{}", layout.zero_stage);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "estimate/parts.hpp"
+#include "gpu_advise/catalog.hpp"
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/model.hpp"
 #include "gpu_fixture.hpp"
@@ -161,5 +162,25 @@ TEST_CASE("a pipeline's counts stop where its stages would run short of micro-ba
     fixed.count = n;
     CAPTURE(n, found.count);
     CHECK_FALSE(estimate(fixed, model, gpu).fits);
+  }
+}
+
+TEST_CASE("expert parallelism spreads a MoE model's experts in memory and in the step", "[estimate][step][moe]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = load_embedded_models().resolve("qwen3-30b-a3b");
+  REQUIRE(model.moe);
+  Request r = test::request(model.params, Task::pretrain);
+  Layout replicated{1, 1, 8, 1, Recompute::selective};
+  Layout spread = replicated;
+  spread.expert = 8;
+  const MemoryBreakdown all = memory_per_gpu(r, model, replicated);
+  const MemoryBreakdown eighth = memory_per_gpu(r, model, spread);
+  CHECK(all.weights - eighth.weights == Approx(2.0 * model.routed_expert_params() * 7.0 / 8.0));
+  CHECK(all.gradients - eighth.gradients == Approx(2.0 * model.routed_expert_params() * 7.0 / 8.0));
+  CHECK(eighth.optimizer == Approx(all.optimizer));  // ZeRO-1 already shards it over the ranks
+  // The all-to-all is charged; the search's layouts spread the experts over the server.
+  CHECK(time_of(r, model, gpu, spread).step.tensor > 0);
+  for (const Layout& layout : sizing::layouts_for(r, model, gpu, 8)) {
+    CHECK(layout.expert == std::min(8 / layout.tensor, layout.data * layout.context));
   }
 }
