@@ -38,7 +38,7 @@ inline constexpr double moe_kernel_factor = 0.6;
 inline constexpr int layers_per_virtual_stage = 2;  // interleaved pipeline chunks (NeMo's recipes)
 // The step model's own error, as factors on the band's fast and slow step
 // times: the narrowest that holds 85% of the fitting set's published figures.
-inline constexpr Range training_model_error{1.0, 1.0, 1.15};
+inline constexpr Range training_model_error{0.95, 1.0, 1.10};
 // Context parallelism: tried from 32K-token sequences, down to 8K tokens a GPU,
 // at x0.85 the MFU (Llama 3 405B: 380 TFLOPS a GPU at 128K with CP 16
 // against 430 at 8K without, x0.88; NeMo's CP series 0.70-0.79).
