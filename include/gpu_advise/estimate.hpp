@@ -147,7 +147,7 @@ struct Shortfall {
 
 // A caveat of the estimate.
 struct EstimateNote {
-  enum class Kind { pcie_scale_out, pair_scale_out, multi_node, fp8_fallback, tp_over_pcie, not_on_offer };
+  enum class Kind { pcie_scale_out, pair_scale_out, multi_node, fp8_fallback, tp_over_pcie, not_on_offer, batch_grown };
   // What crosses the scale-out network of a multi-node plan.
   enum class Crossing { data_parallel, pipeline, data_and_pipeline };
   Kind kind = Kind::pcie_scale_out;
@@ -156,6 +156,7 @@ struct EstimateNote {
   Crossing crossing = Crossing::data_parallel;  // multi_node
   double scale_out_gbps_per_gpu = 0;            // multi_node: the card's typical network, 0 = not known
   int offered = 0;                              // not_on_offer: the next count on offer (0: none)
+  int batch = 0;                                // batch_grown: the global batch asked for, sequences (gpus: as run)
 };
 
 // How the plan's count was chosen by the budget tier (docs/methodology.md §7):

@@ -72,7 +72,7 @@ struct WayOut {
   // typed on the command line; an empty `to` means the flag is dropped).
   struct Change {
     std::string lever;  // optimizer, zero, recompute, precision, kv_precision, concurrency, context, region, mode,
-                        // count, deadline, task
+                        // offload, optimizer_in_backward, global_batch, tpot_ms, ttft_ms, count, deadline, task
     std::string from;
     std::string to;
   };

@@ -186,6 +186,8 @@ struct Request {
   [[nodiscard]] double training_tokens() const;
   [[nodiscard]] Recompute effective_recompute() const;
   [[nodiscard]] Loss effective_loss() const;
+  // Sequences per optimizer step: --global-batch, or the task's default.
+  [[nodiscard]] int effective_global_batch() const;
   // --deadline, or for pretraining the default; none for other tasks without --deadline.
   [[nodiscard]] std::optional<double> effective_deadline_hours() const;
   [[nodiscard]] int effective_output_tokens() const;

@@ -148,6 +148,7 @@ enum class Phrase {
   layout_full_recompute,
   // estimate notes
   note_pcie_scale_out,
+  note_batch_grown,
   note_pair_scale_out,
   note_multi_node,
   crossing_data,

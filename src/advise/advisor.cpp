@@ -81,6 +81,16 @@ std::vector<Lever> levers_for(const Request& request) {
   if ((request.task == Task::full || request.task == Task::pretrain) && !request.optimizer_in_backward) {
     out.push_back({"optimizer_in_backward", "off", "on", [](Request& r) { r.optimizer_in_backward = true; }});
   }
+  // A larger global batch lets more data-parallel ranks (and pipelines with
+  // enough micro-batches) take a deadline that the batch caps.
+  if (request.task == Task::full || request.task == Task::pretrain) {
+    const int batch = request.effective_global_batch();
+    const int larger = 4 * batch;
+    if (batch <= 4194304) {  // --global-batch takes up to 16,777,216
+      out.push_back({"global_batch", std::to_string(batch), std::to_string(larger),
+                     [larger](Request& r) { r.global_batch = larger; }});
+    }
+  }
   if ((request.task == Task::full || request.task == Task::pretrain) && request.offload == Offload::none) {
     out.push_back({"offload", "none", "optimizer", [](Request& r) { r.offload = Offload::optimizer; }});
   }

@@ -49,8 +49,9 @@ const std::vector<FlagSpec>& flag_table() {
        fmt::format("Sequences per GPU per step (default {})", shown(d.micro_batch)), "", FlagScope::training,
        "micro_batch", false},
       {"--global-batch", &Flags::global_batch, "Training", "N",
-       "Sequences per optimizer step, all GPUs (default: 4M tokens for pretraining, 128 for fine-tuning)", "",
-       FlagScope::training, "global_batch", false},
+       "Sequences per optimizer step, all GPUs (default: 4M tokens for pretraining, 16M from 100B parameters, 128 for "
+       "fine-tuning)",
+       "", FlagScope::training, "global_batch", false},
       {"--zero", &Flags::zero, "Training", "STAGE", "ZeRO stage 0-3 (default: chosen per layout)", "",
        FlagScope::training, "zero", false},
       {"--recompute", &Flags::recompute, "Training", "MODE",

@@ -258,6 +258,28 @@ Recompute Request::effective_recompute() const {
   return task == Task::pretrain ? Recompute::selective : Recompute::full;
 }
 
+namespace {
+// Global batch defaults (docs/methodology.md §3.1): Llama 2's 4M tokens a step
+// (arXiv 2307.09288 §2.2); from 100B parameters 16M, where Llama 3 405B ran
+// most of its 15T tokens (arXiv 2407.21783 §3.4.1: 4M, then 8M, then 16M);
+// fine-tuning 128 sequences (Alpaca, Vicuna).
+constexpr double pretrain_batch_tokens = 4194304;
+constexpr double large_pretrain_batch_tokens = 16777216;
+constexpr double large_pretrain_params = 100e9;
+constexpr int fine_tune_batch_sequences = 128;
+}  // namespace
+
+int Request::effective_global_batch() const {
+  if (global_batch) {
+    return *global_batch;
+  }
+  if (task == Task::pretrain) {
+    const double step_tokens = params >= large_pretrain_params ? large_pretrain_batch_tokens : pretrain_batch_tokens;
+    return std::max(1, static_cast<int>(step_tokens / seq_len));
+  }
+  return fine_tune_batch_sequences;
+}
+
 Loss Request::effective_loss() const {
   if (loss) {
     return *loss;

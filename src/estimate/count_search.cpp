@@ -236,15 +236,15 @@ SearchResult search_families(const Request& request, const ModelShape& model, co
       return check_family(request, model, gpu, family, counts[k], usable, deadline, probe);
     };
     std::size_t high = counts.size() - 1;
-    // A pipeline needs at least as many micro-batches as stages to interleave
-    // and keep its bubble small: beyond (global batch / micro-batch / stages)
-    // data-parallel ranks the family only gets slower (docs/methodology.md
+    // Every data-parallel rank needs a micro-batch of the global batch, and a
+    // pipeline as many micro-batches as stages to interleave and keep its
+    // bubble small: beyond (global batch / micro-batch / stages) ranks the
+    // batch would grow or the family only get slower (docs/methodology.md
     // §3), so its counts stop there, where time still falls with the count.
-    if (family.pipeline > 1) {
-      const double cap = static_cast<double>(pipeline_data_limit(request, family.pipeline)) * family.model_parallel();
-      if (counts[0] > cap) {
-        continue;
-      }
+    // A family past the limit from its first count runs with the batch grown
+    // (one micro-batch a rank), which the plan then says.
+    const double cap = static_cast<double>(data_parallel_limit(request, family.pipeline)) * family.model_parallel();
+    if (counts[0] <= cap) {
       std::size_t low = 0;
       while (low < high) {  // the last count at most the cap
         const std::size_t middle = low + (high - low + 1) / 2;

@@ -125,17 +125,18 @@ std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& m
     }
     return out;
   }
+  std::vector<Layout> past_limit;
   for (const Layout& shape : model_parallel_shapes(request, model, gpu, count)) {
     if (count % shape.model_parallel() != 0) {
       continue;
     }
     const Layout layout = with_count(request, shape, count);
-    if (layout.pipeline > 1 && layout.data > pipeline_data_limit(request, layout.pipeline)) {
-      continue;  // fewer micro-batches than stages: as the family search (count_search.cpp)
-    }
-    out.push_back(layout);
+    // More ranks than the global batch feeds (or, for a pipeline, fewer
+    // micro-batches than stages): as the family search (count_search.cpp),
+    // only when no layout of this count is within the limit.
+    (layout.data > data_parallel_limit(request, layout.pipeline) ? past_limit : out).push_back(layout);
   }
-  return out;
+  return out.empty() ? past_limit : out;
 }
 
 }  // namespace

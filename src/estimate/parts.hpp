@@ -46,25 +46,15 @@ inline constexpr int context_parallel_from_tokens = 32768;
 inline constexpr int context_parallel_min_tokens = 8192;
 inline constexpr double context_parallel_factor = 0.85;
 inline constexpr double hours_per_month = 730.0;
-inline constexpr double loss_chunks = 8;                  // torchtune's CEWithChunkedOutputLoss: 8 chunks
-inline constexpr double pretrain_batch_tokens = 4194304;  // Llama 2 (arXiv 2307.09288 §2.2): 4M tokens a step
-inline constexpr int fine_tune_batch_sequences = 128;     // Alpaca, Vicuna: 128 sequences a step
+inline constexpr double loss_chunks = 8;  // torchtune's CEWithChunkedOutputLoss: 8 chunks
 // Offload: the host's optimizer step reads and writes the FP32 master, m and
 // v and the gradient, and writes the BF16 weights, about 30 bytes a parameter,
 // at the host's memory bandwidth (GB/s per server: low / typical / high).
 inline constexpr double host_adam_bytes_per_param = 30.0;
 inline constexpr Range host_memory_gb_per_s{50.0, 100.0, 200.0};
 
-// Sequences in one optimizer step (the global batch).
-[[nodiscard]] inline int batch_sequences(const Request& request) {
-  if (request.global_batch) {
-    return *request.global_batch;
-  }
-  if (request.task == Task::pretrain) {
-    return std::max(1, static_cast<int>(pretrain_batch_tokens / request.seq_len));
-  }
-  return fine_tune_batch_sequences;
-}
+// Sequences in one optimizer step (the global batch; Request::effective_global_batch).
+[[nodiscard]] inline int batch_sequences(const Request& request) { return request.effective_global_batch(); }
 
 [[nodiscard]] inline Range scale(const Range& r, double factor) {
   return {r.low * factor, r.typical * factor, r.high * factor};
@@ -100,10 +90,11 @@ struct Candidate {
                                                         const GpuSpec& gpu, int limit);
 // The recompute modes to try: the request's, or its task's norm then full.
 [[nodiscard]] std::vector<Recompute> recompute_modes(const Request& request);
-// The most data-parallel ranks a pipeline of `stages` takes: each needs at
-// least as many micro-batches as stages (global batch / micro-batch / stages,
-// at least 1). Beyond it the bubble grows and the layout only gets slower.
-[[nodiscard]] inline int pipeline_data_limit(const Request& request, int stages) {
+// The most data-parallel ranks a layout of `stages` pipeline stages takes:
+// every rank needs a micro-batch of the global batch, and a pipeline at least
+// as many micro-batches as stages (global batch / micro-batch / stages, at
+// least 1). Beyond it the batch would have to grow, or the bubble does.
+[[nodiscard]] inline int data_parallel_limit(const Request& request, int stages) {
   return std::max(1, batch_sequences(request) / (std::max(1, request.micro_batch) * std::max(1, stages)));
 }
 // A shape given its data-parallel size: n / (tensor x pipeline) GPUs.

@@ -97,7 +97,9 @@ Estimate size_for_tier(const Request& request, const ModelShape& model, const Gp
     if (!bigger.fits) {  // more GPUs fit in every layout family; kept for safety
       return done(Sizing::Stop::offer);
     }
-    if (bigger.training && bigger.layout.data * request.micro_batch > batch_sequences(request)) {
+    // Past the global batch in every layout of the next count (only model
+    // parallelism could take more GPUs, and none is left).
+    if (bigger.training && bigger.layout.data > data_parallel_limit(request, bigger.layout.pipeline)) {
       sizing.batch_sequences = batch_sequences(request);
       return done(Sizing::Stop::batch);
     }

@@ -206,6 +206,10 @@ constexpr Entry entries[] = {
   {Phrase::layout_fsdp, "FSDP over {} GPUs, frozen base sharded", "FSDP（{} 卡，冻结底座分片）"},
   {Phrase::layout_ddp, "data parallel over {} GPUs, base replicated", "数据并行（{} 卡，底座复制）"},
   {Phrase::layout_full_recompute, ", full recompute", "，全量重计算"},
+  {Phrase::note_batch_grown,
+   "the global batch of {} sequences is too small for this many data-parallel ranks: each step runs one "
+   "micro-batch a rank, {} sequences (set --global-batch to what the run will use)",
+   "全局批次 {} 条序列不够这么多数据并行副本分：每步每个副本一个微批次，共 {} 条序列（用 --global-batch 设为实际所用）"},
   {Phrase::note_pcie_scale_out, "no NVLink: {} GPUs exchange gradients over PCIe and the network",
    "无 NVLink：{} 张卡经 PCIe 和网络交换梯度"},
   {Phrase::note_pair_scale_out, "NVLink joins pairs only: {} GPUs exchange gradients over PCIe and the network",

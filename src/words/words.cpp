@@ -125,6 +125,7 @@ std::string describe(const EstimateNote& note, Language language) {
       return line;
     }
     case EstimateNote::Kind::fp8_fallback: return say(language, Phrase::note_fp8_fallback);
+    case EstimateNote::Kind::batch_grown: return say(language, Phrase::note_batch_grown, note.batch, note.gpus);
     case EstimateNote::Kind::tp_over_pcie: return say(language, Phrase::note_tp_over_pcie, note.gpus);
     case EstimateNote::Kind::not_on_offer:
       return note.offered > 0 ? say(language, Phrase::note_not_on_offer, note.gpus, note.offered)

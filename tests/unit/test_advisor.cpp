@@ -149,3 +149,23 @@ TEST_CASE("an oversized top plan gives way to a right-sized one that costs less 
   CHECK(kept.recommendations.front().gpu.id == "big");
   CHECK_FALSE(kept.displaced_oversized);
 }
+
+TEST_CASE("a deadline the global batch caps is met with a larger --global-batch", "[advisor]") {
+  const ModelShape model = load_embedded_models().resolve("llama-3.1-405b");
+  Request r = request(model.params, Task::pretrain);
+  CHECK(r.effective_global_batch() == 16777216 / r.seq_len);  // 16M tokens from 100B parameters
+  r.gpu_ids = {"h100-sxm5"};
+  r.deadline_hours = 20 * 24;
+  const Report report = advise(r, model, load_embedded_catalog(), load_embedded_rules());
+  CHECK_FALSE(report.anything_fits());
+  const auto batch = std::find_if(report.ways_out.begin(), report.ways_out.end(), [](const WayOut& w) {
+    return std::any_of(w.changes.begin(), w.changes.end(),
+                       [](const WayOut::Change& c) { return c.lever == "global_batch"; });
+  });
+  REQUIRE(batch != report.ways_out.end());
+  REQUIRE(batch->wall_hours);
+  CHECK(*batch->wall_hours <= 20 * 24);
+  Request small = request(7e9, Task::pretrain);
+  CHECK(small.effective_global_batch() == 4194304 / small.seq_len);  // Llama 2's 4M tokens
+  CHECK(request(7e9, Task::lora).effective_global_batch() == 128);
+}

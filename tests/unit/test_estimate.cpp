@@ -600,7 +600,7 @@ TEST_CASE("the budget tier sizes the plan: cost first the smallest, balanced one
   CHECK(serve_high.inference->min_tpot_ms < serve_medium.inference->min_tpot_ms * 0.7);
 }
 
-TEST_CASE("speed first stops at the global batch and at the largest count on offer", "[estimate][tiers]") {
+TEST_CASE("speed first stays within the global batch and stops at the largest count on offer", "[estimate][tiers]") {
   const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
   Request r = test::request(1e9, Task::pretrain);
   r.budget = BudgetTier::high;
@@ -609,11 +609,14 @@ TEST_CASE("speed first stops at the global batch and at the largest count on off
   const Estimate e = estimate(r, infer_shape(1e9), gpu);
   REQUIRE(e.fits);
   CHECK(e.sizing.smallest == 16);
-  CHECK(e.sizing.stop == Sizing::Stop::batch);
-  CHECK(e.sizing.batch_sequences == 1024);
+  // Past 128 ranks only model parallelism takes more GPUs: 256 runs TP or PP 2 x DP 128.
+  CHECK(e.count == 256);
   CHECK(e.layout.data * r.micro_batch <= 1024);
-  CHECK(e.count == 128);  // the next step, 256, would pass 128 ranks
-  r.max_gpus = e.count;   // nothing larger on offer
+  CHECK(e.layout.model_parallel() == 2);
+  CHECK(e.sizing.stop == Sizing::Stop::short_run);
+  CHECK(std::none_of(e.notes.begin(), e.notes.end(),
+                     [](const EstimateNote& n) { return n.kind == EstimateNote::Kind::batch_grown; }));
+  r.max_gpus = e.count / 2;  // nothing larger than the step before on offer
   CHECK(estimate(r, infer_shape(1e9), gpu).sizing.stop == Sizing::Stop::offer);
   r.count = 8;  // the user's count is kept
   const Estimate fixed = estimate(r, infer_shape(1e9), gpu);

@@ -102,7 +102,7 @@ inline std::vector<Case> cases() {
   std::vector<Case> list;
   auto training = [&](std::string id, std::string model, double params, std::string gpu, double tokens, int seq,
                       int count, double published, std::string text, std::string conditions, std::string source,
-                      bool fp8 = false) {
+                      bool fp8 = false, int global_batch = 0) {
     Case c;
     c.id = std::move(id);
     c.kind = "training";
@@ -123,6 +123,9 @@ inline std::vector<Case> cases() {
       r.count = count;
       r.max_gpus = count;
       r.fp8_training = fp8;
+      if (global_batch > 0) {
+        r.global_batch = global_batch;
+      }
     };
     list.push_back(c);
   };
@@ -143,8 +146,10 @@ inline std::vector<Case> cases() {
            "1,082,990 GPU-hours", "BLOOM 176B (shape inferred), 366B tokens, seq 2048, 384 x A100-80GB",
            "BLOOM paper, arXiv 2211.05100, section 3.4.1; arXiv 2211.02001 table 1");
   training("llama31-405b-pretrain-h100", "llama-3.1-405b", 0, "h100-sxm5", 15e12, 8192, 16384, 30.84e6,
-           "30.84M GPU-hours", "Llama 3.1 405B, ~15T tokens, seq 8192, BF16, 16,384 x H100-80GB",
-           "Llama 3.1 model card (meta-llama/llama-models models/llama3_1/MODEL_CARD.md)");
+           "30.84M GPU-hours", "Llama 3.1 405B, ~15T tokens, seq 8192, BF16, 16,384 x H100-80GB, 16M tokens a step",
+           "Llama 3.1 model card (meta-llama/llama-models models/llama3_1/MODEL_CARD.md); batch: Llama 3 paper, "
+           "arXiv 2407.21783, table 4",
+           false, 2048);
   training("deepseek-v3-pretrain-h800", "deepseek-v3", 0, "h800-sxm", 14.8e12, 4096, 2048, 2.664e6,
            "2,664K H800 GPU-hours (pre-training)",
            "DeepSeek-V3, 671B total / 37B active (MLA), 14.8T tokens, FP8 mixed precision, 2048 x H800",
