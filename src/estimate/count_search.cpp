@@ -104,15 +104,16 @@ struct Probe {
   std::optional<double> rate_served;     // serving: the most requests/s of layouts short of the rate
 };
 
-// Whether a fitting layout meets the deadline; the estimate when it does not.
-std::optional<TrainingEstimate> misses_deadline(const Request& request, const ModelShape& model, const GpuSpec& gpu,
-                                                const Layout& layout, std::optional<double> deadline) {
-  if (!deadline || !is_training(request.task)) {
-    return std::nullopt;
-  }
+// A training layout's time, computed once for its preference and its deadline.
+TrainingEstimate time_layout(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                             const Layout& layout) {
   std::vector<EstimateNote> scratch;
-  TrainingEstimate t = training_time(request, model, gpu, layout, scratch);
-  if (t.wall_hours.typical > *deadline) {
+  return training_time(request, model, gpu, layout, scratch);
+}
+
+// Whether a fitting layout meets the deadline; the estimate when it does not.
+std::optional<TrainingEstimate> misses_deadline(const TrainingEstimate& t, std::optional<double> deadline) {
+  if (deadline && t.wall_hours.typical > *deadline) {
     return t;
   }
   return std::nullopt;
@@ -178,11 +179,12 @@ Probe probe_count(const Request& request, const ModelShape& model, const GpuSpec
     if (memory.total() > usable) {
       continue;
     }
-    const double preference = layout_preference(request, model, gpu, layout);
+    const TrainingEstimate t = time_layout(request, model, gpu, layout);
+    const double preference = layout_preference(layout, t);
     if (result.candidate && preference <= result.candidate->preference + 1e-12) {
       continue;
     }
-    if (auto slow = misses_deadline(request, model, gpu, layout, deadline)) {
+    if (auto slow = misses_deadline(t, deadline)) {
       if (!result.too_slow || slow->wall_hours.typical < result.too_slow->wall_hours.typical) {
         result.too_slow = slow;
       }
@@ -209,13 +211,14 @@ std::optional<Candidate> check_family(const Request& request, const ModelShape& 
   if (memory.total() > usable) {
     return std::nullopt;
   }
-  if (auto slow = misses_deadline(request, model, gpu, layout, deadline)) {
+  const TrainingEstimate t = time_layout(request, model, gpu, layout);
+  if (auto slow = misses_deadline(t, deadline)) {
     if (probe != nullptr && (!probe->too_slow || slow->wall_hours.typical < probe->too_slow->wall_hours.typical)) {
       probe->too_slow = slow;
     }
     return std::nullopt;
   }
-  return Candidate{layout, memory, layout_preference(request, model, gpu, layout)};
+  return Candidate{layout, memory, layout_preference(layout, t)};
 }
 
 // Full training without --count. Per family (TP x PP x ZeRO x recompute)

@@ -1,5 +1,5 @@
-// How GPUs split the work: the layouts a request allows on a card, and what
-// each costs in efficiency (docs/methodology.md §4).
+// How GPUs split the work: the layouts a request allows on a card, and how
+// much each is preferred (docs/methodology.md §3-4).
 #include <algorithm>
 #include <cmath>
 
@@ -33,9 +33,8 @@ std::optional<EstimateNote> scale_out_note(const GpuSpec& gpu, int count) {
   return EstimateNote{EstimateNote::Kind::multi_node, count, (count + domain - 1) / domain};
 }
 
-double layout_preference(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout) {
-  std::vector<EstimateNote> scratch;
-  const double speed = training_time(request, model, gpu, layout, scratch).tokens_per_s_per_gpu.typical;
+double layout_preference(const Layout& layout, const TrainingEstimate& time) {
+  const double speed = time.tokens_per_s_per_gpu.typical;
   // Within 1% a doubling of model parallelism, the simpler layout wins.
   const double parallel = std::log2(static_cast<double>(layout.model_parallel()));
   return speed / (1.0 + 0.01 * parallel) * (1.0 - 1e-7 * layout.zero_stage);

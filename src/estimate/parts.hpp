@@ -80,8 +80,7 @@ struct Candidate {
 // How much a training layout is preferred: its tokens/s per GPU, less 1% a
 // doubling of model parallelism (a simpler layout wins a near tie), then a
 // lower ZeRO stage.
-[[nodiscard]] double layout_preference(const Request& request, const ModelShape& model, const GpuSpec& gpu,
-                                       const Layout& layout);
+[[nodiscard]] double layout_preference(const Layout& layout, const TrainingEstimate& time);
 
 // The model-parallel shapes of a full-training job on this card, without their
 // data-parallel size (data == 0) or recompute: tensor x pipeline x ZeRO stage,
