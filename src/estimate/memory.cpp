@@ -153,15 +153,8 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
     case Task::lora:
     case Task::qlora: {
       const double adapters = model.lora_params(request.lora_rank, request.lora_targets);
-      double base_bytes_per_param = 2.0;  // frozen BF16 base
-      double base = 2.0 * params;
-      if (request.task == Task::qlora) {
-        // NF4 with double quantisation for the blocks, BF16 embeddings and LM
-        // head (Dettmers et al., arXiv 2305.14314).
-        const double embeddings = std::min(model.embedding_params(), params);
-        base_bytes_per_param = bytes_nf4_with_double_quant;
-        base = base_bytes_per_param * (params - embeddings) + 2.0 * embeddings;
-      }
+      const double base = frozen_base_bytes(request, model);
+      const double base_bytes_per_param = request.task == Task::qlora ? bytes_nf4_with_double_quant : 2.0;
       // Adapters train in FP32 with mixed-precision AdamW (PEFT's default):
       // 4 + 4 + 8 bytes; pure BF16 halves that; 8-bit Adam stores 2 bytes of moments.
       const TrainingBytes adapter_bytes = request.optimizer == Optimizer::adamw_bf16        ? TrainingBytes{2, 2, 4}

@@ -53,6 +53,17 @@ inline constexpr double loss_chunks = 8;  // torchtune's CEWithChunkedOutputLoss
 inline constexpr double host_adam_bytes_per_param = 30.0;
 inline constexpr Range host_memory_gb_per_s{50.0, 100.0, 200.0};
 
+// Bytes of the frozen base of a LoRA or QLoRA job: BF16, or for QLoRA NF4 with
+// double quantisation for the blocks and BF16 embeddings and LM head
+// (Dettmers et al., arXiv 2305.14314).
+[[nodiscard]] inline double frozen_base_bytes(const Request& request, const ModelShape& model) {
+  if (request.task != Task::qlora) {
+    return 2.0 * model.params;
+  }
+  const double embeddings = std::min(model.embedding_params(), model.params);
+  return bytes_nf4_with_double_quant * (model.params - embeddings) + 2.0 * embeddings;
+}
+
 // Sequences in one optimizer step (the global batch; Request::effective_global_batch).
 [[nodiscard]] inline int batch_sequences(const Request& request) { return request.effective_global_batch(); }
 

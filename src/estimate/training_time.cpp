@@ -160,13 +160,10 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
   if (shards > 1) {
     const double routed = model.routed_expert_params();
     const double held = (model.params - routed + routed / expert_ranks) / (layout.tensor * layout.pipeline);
-    // ZeRO-3 gathers the weights as they are stored: QLoRA's base in NF4
-    // (BF16 embeddings and head), everything else in BF16.
-    double gathered_bytes = param_gather_bytes * held;
-    if (request.task == Task::qlora) {
-      const double embeddings = std::min(model.embedding_params(), model.params) / (layout.tensor * layout.pipeline);
-      gathered_bytes = bytes_nf4_with_double_quant * (held - embeddings) + param_gather_bytes * embeddings;
-    }
+    // ZeRO-3 gathers the weights as they are stored: a LoRA or QLoRA job's
+    // frozen base as memory holds it (NF4 for QLoRA), full training's in BF16.
+    const double gathered_bytes =
+        adapters ? frozen_base_bytes(request, model) * held / model.params : param_gather_bytes * held;
     const double trained =
         adapters ? model.lora_params(request.lora_rank, request.lora_targets) / (layout.tensor * layout.pipeline)
                  : held;

@@ -604,16 +604,24 @@ TEST_CASE("speed first stays within the global batch and stops at the largest co
   const GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
   Request r = test::request(1e9, Task::pretrain);
   r.budget = BudgetTier::high;
-  r.tokens = 2e12;    // 16 GPUs for the 90-day default at 90% goodput, then steps while the run takes over a week
+  r.tokens = 2e12;    // a run of months at the smallest count, then steps while the run takes over a week
   r.micro_batch = 8;  // 1024 sequences a step: at most 128 data-parallel ranks of 8
   const Estimate e = estimate(r, infer_shape(1e9), gpu);
   REQUIRE(e.fits);
-  CHECK(e.sizing.smallest == 16);
-  // Past 128 ranks only model parallelism takes more GPUs: 256 runs TP or PP 2 x DP 128.
-  CHECK(e.count == 256);
-  CHECK(e.layout.data * r.micro_batch <= 1024);
-  CHECK(e.layout.model_parallel() == 2);
+  REQUIRE(e.training);
+  Request low = r;
+  low.budget = BudgetTier::low;
+  CHECK(e.sizing.smallest == estimate(low, infer_shape(1e9), gpu).count);
+  // It stopped at the knee: under a week here, over a week at the step before.
   CHECK(e.sizing.stop == Sizing::Stop::short_run);
+  CHECK(e.training->wall_hours.typical < 168);
+  Request before = r;
+  before.count = e.count / 2;
+  CHECK(estimate(before, infer_shape(1e9), gpu).training->wall_hours.typical >= 168);
+  // Past 128 ranks only model parallelism takes more GPUs: the batch is never outgrown.
+  CHECK(e.count > 128);
+  CHECK(e.layout.data * r.micro_batch <= 1024);
+  CHECK(e.layout.model_parallel() * e.layout.data == e.count);
   CHECK(std::none_of(e.notes.begin(), e.notes.end(),
                      [](const EstimateNote& n) { return n.kind == EstimateNote::Kind::batch_grown; }));
   r.max_gpus = e.count / 2;  // nothing larger than the step before on offer
