@@ -38,6 +38,10 @@ namespace gpu_advise::text {
 // npos when all of `s` is well formed.
 [[nodiscard]] std::size_t invalid_utf8_at(std::string_view s);
 
+// The length of the well-formed UTF-8 sequence at s[i] (1 for ASCII), or 0
+// if there is none (the same rules as invalid_utf8_at).
+[[nodiscard]] std::size_t utf8_sequence(std::string_view s, std::size_t i);
+
 // The byte offset of the first character that must not reach a terminal as
 // it is, or npos: C0 controls other than tab and newline, DEL, C1 controls,
 // the bidirectional overrides and isolates, and the line and paragraph

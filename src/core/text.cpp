@@ -106,9 +106,6 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-namespace {
-
-// The length of the well-formed UTF-8 sequence at s[i], or 0 if there is none.
 std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char lead = byte(i);
@@ -144,6 +141,8 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   }
   return length;
 }
+
+namespace {
 
 // A well-formed character at s[i] of `length` bytes that must not reach a
 // terminal as it is: C0 controls but tab and newline, DEL, C1 controls
