@@ -26,10 +26,10 @@ function(gpu_advise_forbid target pattern why)
 endfunction()
 
 function(gpu_advise_check_layers)
-  foreach(target gpu_advise_catalog_parser gpu_advise_core gpu_advise_render gpu_advise_json)
+  foreach(target gpu_advise_core_objects gpu_advise_core gpu_advise_render gpu_advise_json)
     gpu_advise_forbid(${target} "^#include <CLI/" "CLI11 is for src/cli/ only")
   endforeach()
-  foreach(target gpu_advise_catalog_parser gpu_advise_core gpu_advise_render)
+  foreach(target gpu_advise_core_objects gpu_advise_core gpu_advise_render)
     gpu_advise_forbid(${target} "^#include <nlohmann/" "nlohmann-json is for the json layer and src/cli/ only")
   endforeach()
   gpu_advise_forbid(gpu_advise_render "^#include \"gpu_advise/advisor.hpp\""

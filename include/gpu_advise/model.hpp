@@ -19,6 +19,7 @@ struct MoeSpec {
   int expert_ffn = 0;         // width of one expert's SwiGLU MLP
   int shared_experts = 0;     // always-active experts (DeepSeek)
   int dense_layers = 0;       // leading layers with a dense MLP of width `ffn`
+  friend bool operator==(const MoeSpec&, const MoeSpec&) = default;
 };
 
 // DeepSeek V2/V3 multi-head latent attention.
@@ -28,11 +29,13 @@ struct MlaSpec {
   int qk_rope_head_dim = 0;
   int qk_nope_head_dim = 0;
   int v_head_dim = 0;
+  friend bool operator==(const MlaSpec&, const MlaSpec&) = default;
 };
 
 struct SlidingWindow {
   int size = 0;    // tokens each windowed layer attends to
   int layers = 0;  // how many layers use the window
+  friend bool operator==(const SlidingWindow&, const SlidingWindow&) = default;
 };
 
 enum class ModelSource { inferred, preset, config_json };
@@ -64,6 +67,7 @@ struct ModelShape {
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
   std::optional<SlidingWindow> sliding_window;
+  friend bool operator==(const ModelShape&, const ModelShape&) = default;
 
   [[nodiscard]] bool is_moe() const { return moe.has_value(); }
   // Attention parameters of one layer (MLA-aware).
@@ -109,6 +113,7 @@ class ModelCatalog {
   // By id or alias, ignoring case, spaces, '-' and '_' (a '/' repo prefix is
   // allowed: "meta-llama/Llama-3.1-70B"). Throws UsageError with a did-you-mean.
   [[nodiscard]] const ModelShape& resolve(std::string_view query) const;
+  friend bool operator==(const ModelCatalog&, const ModelCatalog&) = default;
 
  private:
   std::vector<ModelShape> m_models;

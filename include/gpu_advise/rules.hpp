@@ -64,6 +64,7 @@ struct RuleCondition {
   std::vector<FieldValue> values;  // the operand(s), typed like the field
 
   [[nodiscard]] bool matches(const Facts& facts) const;
+  friend bool operator==(const RuleCondition&, const RuleCondition&) = default;
 };
 
 enum class EffectKind { reject, score, note, warning };
@@ -77,6 +78,7 @@ struct Rule {
   std::map<Language, std::string> message;  // templates with {field} placeholders
   std::string origin;                       // FILE:LINE
   bool from_user = false;                   // from a --rules file rather than the embedded rules
+  friend bool operator==(const Rule&, const Rule&) = default;
 };
 
 // Scoring weights for one budget tier.
@@ -85,6 +87,7 @@ struct ScoreWeights {
   double speed = 0;
   double headroom = 0;
   double risk = 0;  // ecosystem and supply risk (1 = lowest)
+  friend bool operator==(const ScoreWeights&, const ScoreWeights&) = default;
 };
 
 // How safe a card is to plan on, 0 to 1: the maturity of its software stack
@@ -93,6 +96,7 @@ struct EcosystemScores {
   std::map<SoftwareStack, double> software{{SoftwareStack::cuda, 1.0}};
   std::map<Confidence, double> confidence{{Confidence::datasheet, 1.0}};
   [[nodiscard]] double score(const GpuSpec& gpu) const;
+  friend bool operator==(const EcosystemScores&, const EcosystemScores&) = default;
 };
 
 class RuleSet {
@@ -106,6 +110,10 @@ class RuleSet {
   [[nodiscard]] const EcosystemScores& ecosystem() const;
   // Rules with the same id are replaced in place, new ones appended; profiles replaced.
   void merge(const RuleSet& overlay);
+  // The parts, for the build-time compiler (src/codegen/compile_data.cpp).
+  [[nodiscard]] const std::map<BudgetTier, ScoreWeights>& profiles() const noexcept { return m_profiles; }
+  [[nodiscard]] const std::optional<EcosystemScores>& ecosystem_scores() const noexcept { return m_ecosystem; }
+  friend bool operator==(const RuleSet&, const RuleSet&) = default;
 
  private:
   std::vector<Rule> m_rules;

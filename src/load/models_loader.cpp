@@ -6,7 +6,6 @@
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/model.hpp"
-#include "load/embedded_data.hpp"
 #include "load/yaml_reader.hpp"
 
 namespace gpu_advise {
@@ -142,15 +141,6 @@ ModelCatalog parse_models(std::string_view text, std::string_view source) {
   top.finish();
   diagnostics.throw_if_any();
   return ModelCatalog(std::move(models));
-}
-
-ModelCatalog load_embedded_models() {
-  for (const auto& file : embedded::files()) {
-    if (file.path == "data/models.yaml") {
-      return parse_models(file.content, fmt::format("embedded:{}", file.path));
-    }
-  }
-  throw Error("the embedded model presets are missing from this build");
 }
 
 }  // namespace gpu_advise

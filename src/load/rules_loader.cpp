@@ -10,9 +10,6 @@
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/rules.hpp"
 #include "gpu_advise/text.hpp"
-#include "load/embedded_data.hpp"
-#include "load/files.hpp"
-#include "load/overlays.hpp"
 #include "load/yaml_reader.hpp"
 #include "rules/fields.hpp"
 
@@ -391,21 +388,6 @@ class RulesParser {
 
 RuleSet parse_rules(std::string_view text, std::string_view source, RulesRole role) {
   return RulesParser(source, role).parse(text);
-}
-
-RuleSet load_embedded_rules() {
-  for (const auto& file : embedded::files()) {
-    if (file.path == "data/rules.yaml") {
-      return parse_rules(file.content, fmt::format("embedded:{}", file.path), RulesRole::base);
-    }
-  }
-  throw Error("the embedded rules are missing from this build");
-}
-
-RuleSet load_rules(const std::vector<std::string>& overlay_files) {
-  return merge_overlays(load_embedded_rules(), overlay_files, [](const std::string& file, const RuleSet&) {
-    return parse_rules(read_data_file(file), file, RulesRole::overlay);
-  });
 }
 
 }  // namespace gpu_advise
