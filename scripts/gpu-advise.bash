@@ -31,7 +31,7 @@ _gpu_advise() {
       --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch --tpot-ms
       --ttft-ms --request-rate --price
-      --currency --format --output --lang --color --explain --catalog --rules --help --version" -- "$cur"))
+      --currency --format --output --lang --color --explain --compact --catalog --rules --help --version" -- "$cur"))
   elif [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "recommend compare batch catalog models rules" -- "$cur"))
   elif [[ ${words[1]} == catalog && $cword -eq 2 ]]; then

@@ -33,6 +33,10 @@ struct TextStyle {
 enum class JsonStyle { pretty, line };
 [[nodiscard]] std::string render_json(const Report& report, Language language = Language::en,
                                       JsonStyle style = JsonStyle::pretty);
+// --compact: the top plan's key figures and no sentences, for sweeps
+// (docs/json.md); the language only names itself.
+[[nodiscard]] std::string render_json_compact(const Report& report, Language language = Language::en,
+                                              JsonStyle style = JsonStyle::line);
 // A batch line that could not be evaluated: {"schema_version", "line", "status": 2, "error"}.
 [[nodiscard]] std::string render_batch_error(std::size_t line, const std::string& message);
 

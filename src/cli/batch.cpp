@@ -198,6 +198,72 @@ std::string failure_message() noexcept {
 
 }  // namespace
 
+const ResultCache::Entry* ResultCache::find(const std::string& key) const {
+  const auto it = m_entries.find(key);
+  if (it == m_entries.end()) {
+    return nullptr;
+  }
+  ++m_hits;
+  return &it->second;
+}
+
+void ResultCache::insert(std::string key, Entry entry) {
+  const std::size_t size = key.size() + entry.json_line.size();
+  if (size > max_bytes / 4) {
+    return;  // one huge answer would push out everything else
+  }
+  while (m_bytes + size > max_bytes && !m_order.empty()) {
+    const auto oldest = m_entries.find(m_order.front());
+    m_bytes -= oldest->first.size() + oldest->second.json_line.size();
+    m_entries.erase(oldest);
+    m_order.pop_front();
+  }
+  if (m_entries.emplace(key, std::move(entry)).second) {
+    m_order.push_back(std::move(key));
+    m_bytes += size;
+  }
+}
+
+namespace {
+
+// Everything a line's answer depends on: its flags (the command line's
+// defaults already merged in), each with its length so no two differ only in
+// where one ends. The catalog, rules and presets are the run's own.
+std::string cache_key(const Flags& f) {
+  std::string key;
+  const auto add = [&key](std::string_view text) {
+    key += std::to_string(text.size());
+    key += ':';
+    key += text;
+  };
+  for (const auto& spec : flag_table()) {
+    struct Add {
+      const Flags& f;
+      const decltype(add)& put;
+      void operator()(std::string Flags::*field) const { put(f.*field); }
+      void operator()(std::vector<std::string> Flags::*field) const {
+        put(std::to_string((f.*field).size()));
+        for (const auto& item : f.*field) {
+          put(item);
+        }
+      }
+      void operator()(bool Flags::*field) const { put(f.*field ? "1" : "0"); }
+    };
+    std::visit(Add{f, add}, spec.field);
+  }
+  return key;
+}
+
+// The cached answer with its line number, where render_json would put it:
+// right after "schema_version" (an integer, so the first comma ends it).
+std::string with_line(const std::string& answer, std::size_t number) {
+  const std::size_t comma = answer.find(',');
+  return answer.substr(0, comma + 1) + "\"line\":" + std::to_string(std::min<std::size_t>(number, 2147483647)) +
+         answer.substr(comma);
+}
+
+}  // namespace
+
 BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchContext& context) noexcept {
   try {
     nlohmann::json request_json;
@@ -210,13 +276,24 @@ BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchCo
       throw UsageError(e.what());
     }
     const Flags line_flags = flags_from_json(request_json, context.defaults);
+    std::string key = cache_key(line_flags);
+    if (const ResultCache::Entry* seen = context.cache.find(key)) {
+      return BatchAnswer{with_line(seen->json_line, number), seen->status};
+    }
     const Language language =
         line_flags.lang.empty() ? context.language : parse_choice<Language>(line_flags.lang, "lang");
     const ModelShape model = resolve_model(line_flags, context.presets);
-    const Request request = to_request(line_flags, context.catalog, model);
-    Report report = advise(request, model, context.catalog, context.rules);
-    report.batch_line = static_cast<int>(std::min<std::size_t>(number, 2147483647));
-    return BatchAnswer{render_json(report, language, JsonStyle::line), report.anything_fits() ? 0 : 1};
+    Request request = to_request(line_flags, context.catalog, model);
+    if (line_flags.compact) {
+      request.top = 1;  // only the top plan is shown: the rest is not worded
+    }
+    const Report report = advise(request, model, context.catalog, context.rules);
+    ResultCache::Entry answer{line_flags.compact ? render_json_compact(report, language, JsonStyle::line)
+                                                 : render_json(report, language, JsonStyle::line),
+                              report.anything_fits() ? 0 : 1};
+    BatchAnswer result{with_line(answer.json_line, number), answer.status};
+    context.cache.insert(std::move(key), std::move(answer));
+    return result;
   } catch (...) {
     const std::string message = failure_message();
     return BatchAnswer{error_line(number, message.empty() ? std::string_view("internal error") : message), 2};
@@ -238,7 +315,11 @@ int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool
     file = open_data_stream(flags.batch_file);  // a regular file or a pipe, streamed like standard input
     fd = file.get();
   }
-  LineReader::Source source = [fd](char* into, std::size_t size) { return read_some(fd, into, size); };
+  // Before the reader waits for more input, what has been answered goes out.
+  LineReader::Source source = [fd, &out](char* into, std::size_t size) {
+    out.flush();
+    return read_some(fd, into, size);
+  };
   const std::string input_name = from_stdin ? std::string("standard input") : text::printable(flags.batch_file);
   LineReader reader(std::move(source));
   int worst = 0;
@@ -278,10 +359,11 @@ int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool
       out << answer.json_line;
       worst = std::max(worst, answer.status);
     }
-    if (!out.flush()) {
+    if (!out) {
       break;  // standard output failed: run() says why
     }
   }
+  out.flush();
   return worst;
 }
 

@@ -3,15 +3,40 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "flags.hpp"
 #include "gpu_advise/rules.hpp"
 #include "gpu_advise/wording.hpp"
 
 namespace gpu_advise::cli {
+
+// The answers to requests already seen in this run, by the request's flags:
+// a sweep repeats requests, and a repeat costs a look-up instead of sizing
+// every card again. Bounded in bytes (oldest out first), so memory stays flat
+// however long the batch.
+class ResultCache {
+ public:
+  struct Entry {
+    std::string json_line;  // without its "line" member (inserted when written)
+    int status = 0;
+  };
+  static constexpr std::size_t max_bytes = std::size_t{16} << 20;
+
+  [[nodiscard]] const Entry* find(const std::string& key) const;
+  void insert(std::string key, Entry entry);
+  [[nodiscard]] std::size_t hits() const noexcept { return m_hits; }
+
+ private:
+  std::unordered_map<std::string, Entry> m_entries;
+  std::deque<std::string> m_order;  // keys, oldest first
+  std::size_t m_bytes = 0;
+  mutable std::size_t m_hits = 0;
+};
 
 // What every line of one batch shares.
 struct BatchContext {
@@ -20,6 +45,7 @@ struct BatchContext {
   const RuleSet& rules;
   Presets& presets;
   Language language;
+  ResultCache cache{};
 };
 
 struct BatchAnswer {
@@ -32,8 +58,10 @@ struct BatchAnswer {
 [[nodiscard]] BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchContext& context) noexcept;
 
 // Answers every line of `flags.batch_file` (a data file) or, for "-" or none,
-// of standard input as it arrives; writes each answer to `out` as soon as it
-// is made, and stops when `out` fails. Returns the exit status of the run.
+// of standard input as it arrives; writes the answers to `out` in blocks,
+// flushed whenever the input has no complete line left (so a client that
+// waits for an answer before it writes the next line gets it), and stops
+// when `out` fails. Returns the exit status of the run.
 [[nodiscard]] int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool stdin_closed);
 
 }  // namespace gpu_advise::cli

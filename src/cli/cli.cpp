@@ -314,6 +314,12 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       (models_cmd->parsed() || list_cmd->parsed() || show_cmd->parsed() || rules_list_cmd->parsed())) {
     throw UsageError("--format markdown and html are reports of a recommendation; listings take text or json");
   }
+  if (flags.compact && (models_cmd->parsed() || list_cmd->parsed() || show_cmd->parsed() || rules_list_cmd->parsed())) {
+    throw UsageError("--compact shortens a recommendation's JSON; listings have no compact form");
+  }
+  if (flags.compact && format != OutputFormat::json && !batch_cmd->parsed()) {
+    throw UsageError("--compact is a form of the JSON output: add --format json (batch always writes JSON)");
+  }
 
   if (validate_cmd->parsed()) {
     const Catalog base = load_embedded_catalog();
@@ -382,6 +388,9 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       throw UsageError("compare needs two or more different cards");
     }
   }
+  if (flags.compact) {
+    request.top = 1;  // only the top plan is shown: the rest is not worded
+  }
   const Report report = advise(request, model, catalog, rules);
   const bool to_file = cli::to_file(flags);
   std::string rendered;
@@ -389,7 +398,10 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     case OutputFormat::text:
       rendered = render_text(report, language, TextStyle{use_color(flags.color, to_file), text_width(to_file)});
       break;
-    case OutputFormat::json: rendered = render_json(report, language); break;
+    case OutputFormat::json:
+      rendered =
+          flags.compact ? render_json_compact(report, language, JsonStyle::pretty) : render_json(report, language);
+      break;
     case OutputFormat::markdown: rendered = render_markdown(report, language); break;
     case OutputFormat::html: rendered = render_html(report, language); break;
   }

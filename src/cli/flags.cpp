@@ -153,6 +153,9 @@ const std::vector<FlagSpec>& flag_table() {
        FlagScope::any, "", true},
       {"--explain", &Flags::explain, "Output", "", "Show every rule's verdict on every card, and each score's parts",
        "", FlagScope::any, "explain", false},
+      {"--compact", &Flags::compact, "Output", "",
+       "JSON: one small object with the top plan's key figures (for sweeps; docs/json.md)", "", FlagScope::any,
+       "compact", false},
   };
   return table;
 }

@@ -45,6 +45,7 @@ struct Flags {
   std::vector<std::string> rules;
   std::string region;
   bool explain = false;
+  bool compact = false;  // JSON: the top plan's key figures only (docs/json.md)
   std::string rules_validate_file;
   std::vector<std::string> compare_ids;
   std::string batch_file;

@@ -729,6 +729,67 @@ std::string render_json(const Report& report, Language language, JsonStyle style
       reserve);
 }
 
+std::string render_json_compact(const Report& report, Language language, JsonStyle style) {
+  const Request& request = report.request;
+  return document(
+      style,
+      [&](Writer& w) {
+        if (report.batch_line) {
+          w.field("line", *report.batch_line);
+        }
+        w.field("compact", true);
+        w.field("language", to_string(language));
+        w.field("catalog_version", report.catalog.version);
+        w.object("request", [&] {
+          text_or_null(w, "model", request.model_id);
+          w.field("params", request.params);
+          w.field("active_params", request.active_params);
+          w.field("task", to_string(request.task));
+          w.field("budget", to_string(request.budget));
+          w.field("budget_usd", request.budget_usd);
+          w.field("region", to_string(request.region));
+          w.field("mode", to_string(request.mode));
+        });
+        w.field("outcome", report.anything_fits() ? "recommended" : "nothing_fits");
+        const Recommendation* top = report.recommendations.empty() ? nullptr : &report.recommendations.front();
+        w.object_or_null("top", top != nullptr, [&] {
+          const Estimate& e = top->estimate;
+          gpu_ref(w, top->gpu);
+          w.field("count", e.count);
+          w.field("nodes", e.nodes);
+          w.object("layout", [&] {
+            w.field("tensor_parallel", e.layout.tensor);
+            w.field("pipeline_parallel", e.layout.pipeline);
+            w.field("data_parallel", e.layout.data);
+            w.field("expert_parallel", e.layout.expert);
+            w.field("context_parallel", e.layout.context);
+            w.field("zero_stage", is_training_layout(e) ? std::optional(e.layout.zero_stage) : std::nullopt);
+          });
+          w.field("memory_per_gpu_gb", gb(e.per_gpu.total()));
+          w.field("headroom", round6(e.headroom()));
+          w.object_or_null("training", e.training.has_value(), [&] {
+            range_field(w, "wall_hours", e.training->wall_hours);
+            range_field(w, "gpu_hours", e.training->gpu_hours);
+            range_field(w, "tokens_per_s_per_gpu", e.training->tokens_per_s_per_gpu);
+            range_field(w, "mfu", e.training->mfu);
+          });
+          w.object_or_null("inference", e.inference.has_value(), [&] {
+            w.field("concurrency", e.inference->concurrency);
+            w.field("replicas", e.inference->replicas);
+            range_field(w, "tokens_per_s", e.inference->tokens_per_s);
+            range_field(w, "ttft_ms", e.inference->ttft_ms);
+            range_field(w, "tpot_ms", e.inference->tpot_ms);
+          });
+          cost_json(w, e, request);
+          w.field("score", round6(top->score.total));
+        });
+        w.field("alternatives", report.recommendations.size() + report.omitted - (top != nullptr ? 1 : 0));
+        w.field("rejected", report.rejected.size());
+        w.field("ways_out", report.ways_out.size());
+      },
+      1024);
+}
+
 std::string render_catalog_list_json(const Catalog& catalog) {
   return document(
       JsonStyle::pretty,

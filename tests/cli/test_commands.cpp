@@ -92,3 +92,146 @@ TEST_CASE("batch answers each JSON line, reports bad lines and goes on", "[cli][
   CHECK(fine.status == 0);
   CHECK(fine.out.empty());
 }
+
+namespace {
+
+std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) {
+    lines.push_back(nlohmann::json::parse(line));
+  }
+  return lines;
+}
+
+std::vector<std::string> text_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("batch: a repeated request is answered from the run's cache, byte for byte a fresh answer", "[cli][batch]") {
+  const auto input = scratch() / "repeats.jsonl";
+  const std::string lora = R"({"params": "70B", "task": "lora", "budget": "low"})";
+  const std::string lora_reordered = R"({"budget":"low","task":"lora","params":"70B"})";
+  const std::string serve = R"({"params": "8B", "task": "inference", "compact": true})";
+  {
+    std::ofstream out(input);
+    out << lora << "\n" << serve << "\n" << lora_reordered << "\n" << serve << "\n" << lora << "\n";
+  }
+  const Result r = run({"batch", input.string()});
+  REQUIRE(r.status == 0);
+  const auto lines = text_lines(r.out);
+  REQUIRE(lines.size() == 5);
+  // Each answer as a batch of that one line writes it, with its own line number.
+  auto alone = [](const std::string& request, int number) {
+    const auto file = scratch() / "alone.jsonl";
+    {
+      std::ofstream out(file);
+      out << request << "\n";
+    }
+    const Result one = run({"batch", file.string()});
+    REQUIRE(one.status == 0);
+    std::string expected = one.out.substr(0, one.out.size() - 1);  // without its newline
+    const std::string first = "\"line\":1,";
+    const auto at = expected.find(first);
+    REQUIRE(at != std::string::npos);
+    return expected.replace(at, first.size(), "\"line\":" + std::to_string(number) + ",");
+  };
+  CHECK(lines[0] == alone(lora, 1));
+  CHECK(lines[1] == alone(serve, 2));
+  CHECK(lines[2] == alone(lora, 3));
+  CHECK(lines[3] == alone(serve, 4));
+  CHECK(lines[4] == alone(lora, 5));
+  // A request that differs in one field is not a repeat.
+  const auto other = scratch() / "other.jsonl";
+  {
+    std::ofstream out(other);
+    out << lora << "\n"
+        << R"({"params": "70B", "task": "lora", "budget": "high"})"
+        << "\n";
+  }
+  const auto two = json_lines(run({"batch", other.string()}).out);
+  REQUIRE(two.size() == 2);
+  CHECK(two[0]["request"]["budget"] == "low");
+  CHECK(two[1]["request"]["budget"] == "high");
+}
+
+TEST_CASE("compact output: the top plan's figures are the full document's, with no sentences", "[cli][batch][json]") {
+  for (const std::vector<std::string>& request :
+       {std::vector<std::string>{"--params", "70B", "--task", "lora", "--budget", "low"},
+        std::vector<std::string>{"--params", "8B", "--task", "inference"},
+        std::vector<std::string>{"--params", "405B", "--task", "pretrain", "--budget", "high"},
+        std::vector<std::string>{"--params", "1T", "--task", "full", "--max-gpus", "8"}}) {
+    auto args = request;
+    args.insert(args.end(), {"--format", "json"});
+    const Result full_run = run(args);
+    args.push_back("--compact");
+    const Result compact_run = run(args);
+    CAPTURE(args);
+    REQUIRE(compact_run.status == full_run.status);
+    const auto full = nlohmann::json::parse(full_run.out);
+    const auto compact = nlohmann::json::parse(compact_run.out);
+    CHECK(compact["compact"] == true);
+    CHECK(compact["outcome"] == full["outcome"]);
+    CHECK(compact["request"]["task"] == full["request"]["task"]);
+    CHECK(compact["rejected"] == full["rejected"].size());
+    CHECK(compact["ways_out"] == full["ways_out"].size());
+    CHECK(compact["alternatives"] == full["recommendations"].size() + full["omitted"].get<std::size_t>() -
+                                         (full["recommendations"].empty() ? 0 : 1));
+    if (full["recommendations"].empty()) {
+      CHECK(compact["top"].is_null());
+      continue;
+    }
+    const auto& want = full["recommendations"][0];
+    const auto& top = compact["top"];
+    CHECK(top["gpu"] == want["gpu"]);
+    CHECK(top["count"] == want["count"]);
+    CHECK(top["nodes"] == want["nodes"]);
+    CHECK(top["memory_per_gpu_gb"] == want["memory_gb"]["per_gpu"]);
+    CHECK(top["cost"] == want["cost"]);
+    CHECK(top["score"] == want["score"]["total"]);
+    for (const auto& [key, value] : top["layout"].items()) {
+      CHECK(value == want["layout"][key]);
+    }
+    if (want["training"].is_null()) {
+      CHECK(top["training"].is_null());
+      CHECK(top["inference"]["tokens_per_s"] == want["inference"]["tokens_per_s"]);
+      CHECK(top["inference"]["tpot_ms"] == want["inference"]["tpot_ms"]);
+    } else {
+      CHECK(top["training"]["wall_hours"] == want["training"]["wall_hours"]);
+      CHECK(top["training"]["mfu"] == want["training"]["mfu"]);
+      CHECK(top["inference"].is_null());
+    }
+    CHECK(compact_run.out.size() * 20 < full_run.out.size());
+  }
+  const Result text = run({"--params", "70B", "--task", "lora", "--compact"});
+  CHECK(text.status == 2);
+  CHECK_THAT(text.err, Catch::Contains("--compact is a form of the JSON output"));
+  const Result listing = run({"models", "--compact"});
+  CHECK(listing.status == 2);
+}
+
+TEST_CASE("batch: answers reach a client that waits for each one before it writes the next", "[cli][batch]") {
+  // Output goes out in blocks, but never held back while batch waits for input.
+  const Result r = harness::shell(R"(
+coproc ADVISE { "$GA" batch -; }
+echo '{"params": "8B", "task": "inference", "compact": true}' >&"${ADVISE[1]}"
+read -t 120 -r first <&"${ADVISE[0]}" || { echo "no first answer"; exit 1; }
+echo '{"params": "13B", "task": "inference", "compact": true}' >&"${ADVISE[1]}"
+read -t 120 -r second <&"${ADVISE[0]}" || { echo "no second answer"; exit 1; }
+exec {ADVISE[1]}>&-
+wait
+printf '%s\n%s\n' "$first" "$second")");
+  REQUIRE(r.status == 0);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["line"] == 1);
+  CHECK(lines[1]["line"] == 2);
+  CHECK(lines[1]["request"]["params"] == 13e9);
+}
