@@ -2,6 +2,10 @@
 // in-process and as a whole process; start-up (parsing the embedded data);
 // batch throughput; and how the cost grows with catalog size and request count.
 #include <fcntl.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -128,6 +132,103 @@ void BM_RequestCount(benchmark::State& state) {
   state.SetComplexityN(state.range(0));
 }
 BENCHMARK(BM_RequestCount)->Arg(10)->Arg(100)->Arg(1000)->Complexity(benchmark::oN)->Unit(benchmark::kMillisecond);
+
+// A sweep as a consultant runs one: models x tasks x budgets x regions, each
+// combination asked several times over (CI jobs re-check the same plans; the
+// sweep measured for the issue had 1,600 distinct lines in 20,000), as JSON Lines.
+std::string sweep(std::size_t lines, bool compact) {
+  static constexpr const char* params[] = {"7B", "8B", "13B", "32B", "70B", "72B", "405B"};
+  static constexpr const char* kinds[] = {"lora", "qlora", "inference", "full"};
+  static constexpr const char* budgets[] = {"low", "medium", "high"};
+  static constexpr const char* regions[] = {"global", "cn"};
+  std::string text;
+  for (std::size_t i = 0; i < lines; ++i) {
+    const std::size_t k = (i * 7919) % 168;  // 7 x 4 x 3 x 2 distinct requests, visited in a scattered order
+    text += fmt::format(R"({{"params":"{}","task":"{}","budget":"{}","region":"{}"{}}})", params[k % 7],
+                        kinds[(k / 7) % 4], budgets[(k / 28) % 3], regions[(k / 84) % 2],
+                        compact ? R"(,"compact":true)" : "");
+    text += '\n';
+  }
+  return text;
+}
+
+// The whole process on `input` as its standard input, output to /dev/null.
+void spawn(benchmark::State& state, const std::vector<const char*>& args, const std::string& input = "") {
+  std::vector<char*> argv;
+  for (const char* arg : args) {
+    argv.push_back(const_cast<char*>(arg));
+  }
+  argv.push_back(nullptr);
+  const std::string input_file = "/tmp/gpu_advise_bench_input.jsonl";
+  {
+    std::FILE* f = std::fopen(input_file.c_str(), "wb");
+    std::fwrite(input.data(), 1, input.size(), f);
+    std::fclose(f);
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, input_file.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  for (auto _ : state) {
+    pid_t pid = 0;
+    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+      state.SkipWithError("cannot start the program");
+      break;
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+      state.SkipWithError("the program failed");
+      break;
+    }
+  }
+  posix_spawn_file_actions_destroy(&actions);
+}
+
+// Batch over a sweep, whole process: requests per second. Args: lines, compact.
+void BM_BatchSweep(benchmark::State& state) {
+  const auto lines = static_cast<std::size_t>(state.range(0));
+  spawn(state, {GPU_ADVISE_BIN, "batch", "-"}, sweep(lines, state.range(1) != 0));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_BatchSweep)
+    ->ArgNames({"lines", "compact"})
+    ->ArgsProduct({{2000}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+// The same sweep with every line distinct (no repeats to reuse): the cost of sizing itself.
+void BM_BatchDistinct(benchmark::State& state) {
+  std::string text;
+  for (int i = 0; i < state.range(0); ++i) {
+    text += fmt::format(R"({{"params":"{}B","task":"{}"{}}})", 7 + i % 400, i % 2 == 0 ? "lora" : "inference",
+                        state.range(1) != 0 ? R"(,"compact":true)" : "");
+    text += '\n';
+  }
+  spawn(state, {GPU_ADVISE_BIN, "batch", "-"}, text);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_BatchDistinct)
+    ->ArgNames({"lines", "compact"})
+    ->ArgsProduct({{400}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+// The floor: a static program that writes the same bytes gpu-advise writes
+// for --params 70B --task lora --budget low --format json (GPU_ADVISE_FLOOR,
+// built by bench/CMakeLists.txt from that output), and gpu-advise --version.
+void BM_StaticPrintFloor(benchmark::State& state) { spawn(state, {GPU_ADVISE_FLOOR}); }
+BENCHMARK(BM_StaticPrintFloor)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5)->Repetitions(7)->ReportAggregatesOnly(true);
+
+void BM_Version(benchmark::State& state) { spawn(state, {GPU_ADVISE_BIN, "--version"}); }
+BENCHMARK(BM_Version)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5)->Repetitions(7)->ReportAggregatesOnly(true);
+
+void BM_WholeProcessJson(benchmark::State& state) {
+  spawn(state, {GPU_ADVISE_BIN, "--params", "70B", "--task", "lora", "--budget", "low", "--format", "json"});
+}
+BENCHMARK(BM_WholeProcessJson)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5)->Repetitions(7)->ReportAggregatesOnly(true);
 
 // The whole process, as a user runs it: gpu-advise --params 70B --task lora --budget low.
 // Seven repetitions of at least 0.5 s each (about 90 runs); the median of their means is the figure.

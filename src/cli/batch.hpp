@@ -25,7 +25,7 @@ class ResultCache {
     std::string json_line;  // without its "line" member (inserted when written)
     int status = 0;
   };
-  static constexpr std::size_t max_bytes = std::size_t{16} << 20;
+  static constexpr std::size_t max_bytes = std::size_t{64} << 20;
 
   [[nodiscard]] const Entry* find(const std::string& key) const;
   void insert(std::string key, Entry entry);
