@@ -3,11 +3,11 @@
 // batch throughput; and how the cost grows with catalog size and request count.
 #include <fcntl.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <cstdio>
 #include <string>
 #include <vector>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -144,9 +144,9 @@ std::string sweep(std::size_t lines, bool compact) {
   std::string text;
   for (std::size_t i = 0; i < lines; ++i) {
     const std::size_t k = (i * 7919) % 168;  // 7 x 4 x 3 x 2 distinct requests, visited in a scattered order
-    text += fmt::format(R"({{"params":"{}","task":"{}","budget":"{}","region":"{}"{}}})", params[k % 7],
-                        kinds[(k / 7) % 4], budgets[(k / 28) % 3], regions[(k / 84) % 2],
-                        compact ? R"(,"compact":true)" : "");
+    text +=
+        fmt::format(R"({{"params":"{}","task":"{}","budget":"{}","region":"{}"{}}})", params[k % 7], kinds[(k / 7) % 4],
+                    budgets[(k / 28) % 3], regions[(k / 84) % 2], compact ? R"(,"compact":true)" : "");
     text += '\n';
   }
   return text;
@@ -220,15 +220,30 @@ BENCHMARK(BM_BatchDistinct)
 // for --params 70B --task lora --budget low --format json (GPU_ADVISE_FLOOR,
 // built by bench/CMakeLists.txt from that output), and gpu-advise --version.
 void BM_StaticPrintFloor(benchmark::State& state) { spawn(state, {GPU_ADVISE_FLOOR}); }
-BENCHMARK(BM_StaticPrintFloor)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5)->Repetitions(7)->ReportAggregatesOnly(true);
+BENCHMARK(BM_StaticPrintFloor)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(0.5)
+    ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
 
 void BM_Version(benchmark::State& state) { spawn(state, {GPU_ADVISE_BIN, "--version"}); }
-BENCHMARK(BM_Version)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5)->Repetitions(7)->ReportAggregatesOnly(true);
+BENCHMARK(BM_Version)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(0.5)
+    ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
 
 void BM_WholeProcessJson(benchmark::State& state) {
   spawn(state, {GPU_ADVISE_BIN, "--params", "70B", "--task", "lora", "--budget", "low", "--format", "json"});
 }
-BENCHMARK(BM_WholeProcessJson)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5)->Repetitions(7)->ReportAggregatesOnly(true);
+BENCHMARK(BM_WholeProcessJson)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(0.5)
+    ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
 
 // The whole process, as a user runs it: gpu-advise --params 70B --task lora --budget low.
 // Seven repetitions of at least 0.5 s each (about 90 runs); the median of their means is the figure.
