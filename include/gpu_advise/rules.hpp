@@ -44,6 +44,9 @@ struct FieldInfo {
   FieldType type;
   std::string_view about;          // for docs/rules.md and error messages
   std::vector<std::string> words;  // the valid words of a word field (empty: any text)
+  // Read from the request alone (no card, no estimate): a condition on it is
+  // decided once per request, before any card is sized (rules_that_may_fire).
+  bool per_request = false;
 };
 
 // Every field a condition or a message placeholder may use.
@@ -64,6 +67,10 @@ struct RuleCondition {
   std::vector<FieldValue> values;  // the operand(s), typed like the field
 
   [[nodiscard]] bool matches(const Facts& facts) const;
+  // What the request alone decides: true or false when the request's fields
+  // settle the condition whatever the card, nullopt when the card matters.
+  // `request_only` has no card and no estimate.
+  [[nodiscard]] std::optional<bool> decided_by_request(const Facts& request_only) const;
   friend bool operator==(const RuleCondition&, const RuleCondition&) = default;
 };
 
@@ -135,6 +142,16 @@ struct Finding {
 
 // Every rule's verdict on one card, each fired rule's message rendered in both languages.
 [[nodiscard]] std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts);
+
+// For each rule, whether it may fire on some card of this request: false
+// where the request's own fields already rule it out (28 of the 38 shipped
+// rules start with a condition on the task, region, mode, budget or size).
+[[nodiscard]] std::vector<bool> rules_that_may_fire(const RuleSet& rules, const Request& request);
+// evaluate(), skipping the rules `may_fire` rules out: the same findings.
+[[nodiscard]] std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts,
+                                            const std::vector<bool>& may_fire);
+// Whether a rule rejects the card: evaluate() without the messages.
+[[nodiscard]] bool rejected_by_rules(const RuleSet& rules, const Facts& facts);
 
 // Fills {field} placeholders with the facts' values, formatted for people.
 [[nodiscard]] std::string render_message(std::string_view text, const Facts& facts, Language language = Language::en);

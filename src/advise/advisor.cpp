@@ -47,12 +47,7 @@ bool cheaper(const WayOut& a, const WayOut& b) {
 // A plan a rule would reject is no way out.
 bool rule_rejects(const RuleSet& rules, const Request& request, const GpuSpec& gpu, const Estimate& e,
                   std::string_view catalog_updated) {
-  for (const auto& finding : evaluate(rules, Facts{&request, &gpu, &e, catalog_updated})) {
-    if (finding.fired && finding.effect == EffectKind::reject) {
-      return true;
-    }
-  }
-  return false;
+  return rejected_by_rules(rules, Facts{&request, &gpu, &e, catalog_updated});
 }
 
 // One setting a way out moves: its flag name (as in WayOut::Change), the
@@ -419,6 +414,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   std::vector<Recommendation> options;
   std::vector<const GpuSpec*> considered;
   std::map<std::string, int> fired_count;
+  const std::vector<bool> may_fire = rules_that_may_fire(rules, request);  // decided once, not per card
   for (const auto& gpu : catalog.gpus()) {
     const bool selected = request.gpu_ids.empty() ||
                           std::find(request.gpu_ids.begin(), request.gpu_ids.end(), gpu.id) != request.gpu_ids.end();
@@ -430,7 +426,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     }
     considered.push_back(&gpu);
     Estimate e = estimate(request, report.model, gpu);
-    std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e, catalog.info().updated});
+    std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e, catalog.info().updated}, may_fire);
     order_findings(findings);
     std::vector<RejectReason> reasons;
     if (!e.fits) {

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +11,27 @@
 #include "gpu_advise/text.hpp"
 
 namespace gpu_advise::json_out {
+
+namespace {
+
+// Whether any of the eight bytes of `word` is below 0x20, a '"', a '\\' or
+// 0x80 and above (the classic SWAR tests: a byte is zero where it matched).
+constexpr bool needs_attention(std::uint64_t word) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
+  const std::uint64_t below_space = (word - ones * 0x20) & ~word & highs;
+  return ((word & highs) | below_space | zero_byte(word ^ (ones * '"')) | zero_byte(word ^ (ones * '\\'))) != 0;
+}
+
+static_assert(!needs_attention(0x6162636465666768ULL));
+static_assert(needs_attention(0x6162632265666768ULL));   // '"'
+static_assert(needs_attention(0x616263645c666768ULL));   // '\\'
+static_assert(needs_attention(0x616263640a666768ULL));   // '\n'
+static_assert(needs_attention(0x61626364e4666768ULL));   // a UTF-8 lead byte
+static_assert(!needs_attention(0x7e7e202020202020ULL));  // '~' and spaces
+
+}  // namespace
 
 void Writer::newline_and_indent() {
   out_ += '\n';
@@ -110,6 +133,20 @@ void Writer::quoted(std::string_view value) {
   std::size_t run = 0;  // start of the bytes copied as they are
   std::size_t i = 0;
   while (i < size) {
+    // Eight plain bytes at a time (no control, quote, backslash or non-ASCII
+    // byte): most of a document's text.
+    while (i + 8 <= size) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, data + i, sizeof word);
+      if (!needs_attention(word)) {
+        i += 8;
+      } else {
+        break;
+      }
+    }
+    if (i >= size) {
+      break;
+    }
     const unsigned char c = data[i];
     if (c >= 0x80) {
       // Multi-byte sequences are copied as they are once they are well formed.

@@ -59,6 +59,44 @@ bool RuleCondition::matches(const Facts& facts) const {
   return false;
 }
 
+std::optional<bool> RuleCondition::decided_by_request(const Facts& request_only) const {
+  switch (kind) {
+    case Kind::all: {
+      bool all_true = true;
+      for (const auto& c : children) {
+        const auto verdict = c.decided_by_request(request_only);
+        if (verdict == false) {
+          return false;
+        }
+        all_true = all_true && verdict == true;
+      }
+      return all_true ? std::optional<bool>(true) : std::nullopt;
+    }
+    case Kind::any: {
+      bool all_false = true;
+      for (const auto& c : children) {
+        const auto verdict = c.decided_by_request(request_only);
+        if (verdict == true) {
+          return true;
+        }
+        all_false = all_false && verdict == false;
+      }
+      return all_false ? std::optional<bool>(false) : std::nullopt;
+    }
+    case Kind::negate: {
+      const auto verdict = children.front().decided_by_request(request_only);
+      return verdict ? std::optional<bool>(!*verdict) : std::nullopt;
+    }
+    case Kind::compare: break;
+  }
+  const auto& fields = rule_fields();
+  if (field_index < 0 || static_cast<std::size_t>(field_index) >= fields.size() ||
+      !fields[static_cast<std::size_t>(field_index)].per_request) {
+    return std::nullopt;
+  }
+  return matches(request_only);
+}
+
 std::string render_message(std::string_view text, const Facts& facts, Language language) {
   std::string out;
   std::size_t i = 0;
@@ -123,11 +161,32 @@ const std::string& Finding::message_in(Language language) const {
   return it == message.end() ? none : it->second;
 }
 
-std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts) {
-  std::vector<Finding> out;
+std::vector<bool> rules_that_may_fire(const RuleSet& rules, const Request& request) {
+  const Facts request_only{&request, nullptr, nullptr, {}};
+  std::vector<bool> out;
   out.reserve(rules.rules().size());
   for (const auto& rule : rules.rules()) {
-    Finding finding{rule.id, rule.effect, rule.points, rule.when.matches(facts), {}};
+    out.push_back(rule.when.decided_by_request(request_only) != false);
+  }
+  return out;
+}
+
+bool rejected_by_rules(const RuleSet& rules, const Facts& facts) {
+  return std::any_of(rules.rules().begin(), rules.rules().end(),
+                     [&](const Rule& rule) { return rule.effect == EffectKind::reject && rule.when.matches(facts); });
+}
+
+std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts) {
+  return evaluate(rules, facts, std::vector<bool>(rules.rules().size(), true));
+}
+
+std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, const std::vector<bool>& may_fire) {
+  std::vector<Finding> out;
+  out.reserve(rules.rules().size());
+  for (std::size_t i = 0; i < rules.rules().size(); ++i) {
+    const Rule& rule = rules.rules()[i];
+    const bool fired = (i >= may_fire.size() || may_fire[i]) && rule.when.matches(facts);
+    Finding finding{rule.id, rule.effect, rule.points, fired, {}};
     if (finding.fired) {
       for (const Language language : {Language::en, Language::zh}) {
         auto it = rule.message.find(language);

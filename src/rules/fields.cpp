@@ -284,6 +284,15 @@ const std::vector<Field>& registry() {
           const auto cost = budget_cost_usd(*f.request, *e);
           return cost ? number(*cost) : std::nullopt;
         });
+    // The fields read from the request alone: their getters touch neither the
+    // card nor the estimate (test_rules.cpp calls each with neither).
+    static constexpr std::string_view request_fields[] = {
+        "task",   "training", "params",    "params_b", "active_params_b", "budget",       "budget_usd",
+        "region", "mode",     "precision", "context",  "seq_len",         "deadline_days"};
+    for (auto& field : v) {
+      field.info.per_request =
+          std::find(std::begin(request_fields), std::end(request_fields), field.info.name) != std::end(request_fields);
+    }
     return v;
   }();
   return fields;

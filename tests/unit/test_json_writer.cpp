@@ -185,3 +185,18 @@ TEST_CASE("json writer: value() picks the JSON type of each C++ type") {
   CHECK(out == R"({"flag":true,"int":3,"size":4,"real":2.0,"text":"x","none":null,"some":0.5,)"
                R"("list":["a","b"],"empty":[],"nested":{"null":null}})");
 }
+
+TEST_CASE("json writer: a byte to escape is found at every position of a long string") {
+  // The writer skips plain text eight bytes at a time; each special byte must
+  // be caught wherever it falls in or across those words.
+  const std::string specials[] = {"\"", "\\", "\n", "\x01", "\x1f", "\x7f", "é", "\xff", "\xe4\xb8"};
+  for (const auto& special : specials) {
+    for (std::size_t at = 0; at < 24; ++at) {
+      std::string text(24, 'a');
+      text.replace(at, 1, special);
+      const ordered document = ordered::array({text});
+      CAPTURE(at, special);
+      REQUIRE(streamed(document, false) == nlohmann_dump(document, false));
+    }
+  }
+}

@@ -1,12 +1,15 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "errors_fixture.hpp"
+#include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "gpu_advise/model.hpp"
 #include "gpu_advise/rules.hpp"
 #include "gpu_fixture.hpp"
 
@@ -217,4 +220,63 @@ TEST_CASE("the dated China record: legal stock, new supply, the importer and the
   CHECK(months_between("2025-11", "2026-11-29") == 12);
   CHECK(months_between("2026", "2026-03") == 2);
   CHECK_FALSE(months_between("soon", "2026-03").has_value());
+}
+
+TEST_CASE("rules: what the request alone decides is decided once per request, with the same findings", "[rules]") {
+  const Catalog catalog = load_embedded_catalog();
+  const RuleSet rules = load_embedded_rules();
+  std::size_t ruled_out = 0;
+  std::size_t compared = 0;
+  for (const Task task : {Task::lora, Task::qlora, Task::full, Task::pretrain, Task::inference}) {
+    for (const double params : {8e9, 70e9}) {
+      for (const Region region : {Region::global, Region::cn}) {
+        for (const CostMode mode : {CostMode::rent, CostMode::buy}) {
+          for (const BudgetTier budget : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
+            Request request = test::request(params, task);
+            request.region = region;
+            request.mode = mode;
+            request.budget = budget;
+            const ModelShape model = infer_shape(params);
+            const std::vector<bool> may_fire = rules_that_may_fire(rules, request);
+            REQUIRE(may_fire.size() == rules.rules().size());
+            ruled_out += static_cast<std::size_t>(std::count(may_fire.begin(), may_fire.end(), false));
+            for (const auto& gpu : catalog.gpus()) {
+              const Estimate e = estimate(request, model, gpu);
+              const Facts facts{&request, &gpu, &e, catalog.info().updated};
+              const auto all = evaluate(rules, facts);
+              const auto skipped = evaluate(rules, facts, may_fire);
+              REQUIRE(all.size() == skipped.size());
+              bool rejected = false;
+              for (std::size_t i = 0; i < all.size(); ++i) {
+                CAPTURE(all[i].rule_id, gpu.id, to_string(task), to_string(region), to_string(mode));
+                CHECK(all[i].fired == skipped[i].fired);
+                CHECK(all[i].message == skipped[i].message);
+                CHECK_FALSE((all[i].fired && !may_fire[i]));  // never rules out a rule that fires
+                rejected = rejected || (all[i].fired && all[i].effect == EffectKind::reject);
+              }
+              CHECK(rejected_by_rules(rules, facts) == rejected);
+              ++compared;
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(compared > 5000);
+  CHECK(ruled_out > 0);  // the test can fail: some rules are decided by the request alone
+}
+
+TEST_CASE("rules: fields marked per request read neither the card nor the estimate", "[rules]") {
+  for (const Task task : {Task::lora, Task::pretrain, Task::inference}) {
+    const Request request = test::request(70e9, task);
+    const Facts request_only{&request, nullptr, nullptr, {}};
+    std::size_t marked = 0;
+    for (std::size_t i = 0; i < rule_fields().size(); ++i) {
+      if (rule_fields()[i].per_request) {
+        (void)field_value(static_cast<int>(i), request_only);  // would dereference a null card
+        ++marked;
+      }
+    }
+    CHECK(marked == 13);
+  }
 }
