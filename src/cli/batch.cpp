@@ -98,6 +98,7 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
   f.catalogs = defaults.catalogs;
   f.rules = defaults.rules;
   f.lang = defaults.lang;
+  f.compact = defaults.compact;  // batch --compact: every line compact, unless a line says "compact": false
   auto text = [](const nlohmann::json& value, const std::string& key) -> std::string {
     if (value.is_string()) {
       return value.get<std::string>();
@@ -207,15 +208,23 @@ const ResultCache::Entry* ResultCache::find(const std::string& key) const {
   return &it->second;
 }
 
+// What an entry holds: its key twice (the map's and the order's), its answer
+// and, roughly, the nodes and headers around them.
+std::size_t ResultCache::footprint(const std::string& key, const Entry& entry) {
+  return 2 * key.size() + entry.json_line.size() + 160;
+}
+
 void ResultCache::insert(std::string key, Entry entry) {
-  const std::size_t size = key.size() + entry.json_line.size();
+  const std::size_t size = footprint(key, entry);
   if (size > max_bytes / 4) {
     return;  // one huge answer would push out everything else
   }
   while (m_bytes + size > max_bytes && !m_order.empty()) {
     const auto oldest = m_entries.find(m_order.front());
-    m_bytes -= oldest->first.size() + oldest->second.json_line.size();
-    m_entries.erase(oldest);
+    if (oldest != m_entries.end()) {
+      m_bytes -= footprint(oldest->first, oldest->second);
+      m_entries.erase(oldest);
+    }
     m_order.pop_front();
   }
   if (m_entries.emplace(key, std::move(entry)).second) {
@@ -276,8 +285,11 @@ BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchCo
       throw UsageError(e.what());
     }
     const Flags line_flags = flags_from_json(request_json, context.defaults);
-    std::string key = cache_key(line_flags);
-    if (const ResultCache::Entry* seen = context.cache.find(key)) {
+    // A config.json is read for every line that names it (it may change, or
+    // go, between lines), so such lines are never answered from the cache.
+    const bool cacheable = line_flags.model_config.empty();
+    std::string key = cacheable ? cache_key(line_flags) : std::string();
+    if (const ResultCache::Entry* seen = cacheable ? context.cache.find(key) : nullptr) {
       return BatchAnswer{with_line(seen->json_line, number), seen->status};
     }
     const Language language =
@@ -292,7 +304,9 @@ BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchCo
                                                  : render_json(report, language, JsonStyle::line),
                               report.anything_fits() ? 0 : 1};
     BatchAnswer result{with_line(answer.json_line, number), answer.status};
-    context.cache.insert(std::move(key), std::move(answer));
+    if (cacheable) {
+      context.cache.insert(std::move(key), std::move(answer));
+    }
     return result;
   } catch (...) {
     const std::string message = failure_message();

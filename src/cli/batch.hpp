@@ -18,7 +18,7 @@ namespace gpu_advise::cli {
 // The answers to requests already seen in this run, by the request's flags:
 // a sweep repeats requests, and a repeat costs a look-up instead of sizing
 // every card again. Bounded in bytes (oldest out first), so memory stays flat
-// however long the batch.
+// however long the batch. Lines that name a config.json are not cached.
 class ResultCache {
  public:
   struct Entry {
@@ -32,6 +32,8 @@ class ResultCache {
   [[nodiscard]] std::size_t hits() const noexcept { return m_hits; }
 
  private:
+  static std::size_t footprint(const std::string& key, const Entry& entry);
+
   std::unordered_map<std::string, Entry> m_entries;
   std::deque<std::string> m_order;  // keys, oldest first
   std::size_t m_bytes = 0;

@@ -235,3 +235,35 @@ printf '%s\n%s\n' "$first" "$second")");
   CHECK(lines[1]["line"] == 2);
   CHECK(lines[1]["request"]["params"] == 13e9);
 }
+
+TEST_CASE("batch: --compact on the command line applies to every line, and a config.json is read every time",
+          "[cli][batch]") {
+  const auto input = scratch() / "compact.jsonl";
+  {
+    std::ofstream out(input);
+    out << R"({"params": "8B", "task": "inference"})"
+        << "\n"
+        << R"({"params": "8B", "task": "inference", "compact": false})"
+        << "\n";
+  }
+  const auto lines = json_lines(run({"batch", "--compact", input.string()}).out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["compact"] == true);
+  CHECK(lines[1].contains("recommendations"));
+  // The same line twice, the file changed in between: two different models.
+  const auto config = scratch() / "config.json";
+  std::filesystem::copy_file(GPU_ADVISE_TEST_DATA "/hf-configs/qwen2.5-7b.json", config,
+                             std::filesystem::copy_options::overwrite_existing);
+  const std::string line = R"({"model_config": ")" + config.string() + R"(", "task": "inference", "compact": true})";
+  const Result r = harness::shell("coproc ADVISE { \"$GA\" batch -; }\necho '" + line +
+                                  "' >&\"${ADVISE[1]}\"\nread -t 120 -r first <&\"${ADVISE[0]}\" || exit 1\ncp " +
+                                  harness::quote(GPU_ADVISE_TEST_DATA "/hf-configs/llama-3.1-70b.json") + " " +
+                                  harness::quote(config.string()) + "\necho '" + line +
+                                  "' >&\"${ADVISE[1]}\"\nread -t 120 -r second <&\"${ADVISE[0]}\" || exit 1\n"
+                                  "exec {ADVISE[1]}>&-\nwait\nprintf '%s\\n%s\\n' \"$first\" \"$second\"");
+  REQUIRE(r.status == 0);
+  const auto answers = json_lines(r.out);
+  REQUIRE(answers.size() == 2);
+  CHECK(answers[0]["request"]["params"].get<double>() < 10e9);
+  CHECK(answers[1]["request"]["params"].get<double>() > 60e9);
+}
