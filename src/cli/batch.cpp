@@ -204,7 +204,6 @@ const ResultCache::Entry* ResultCache::find(const std::string& key) const {
   if (it == m_entries.end()) {
     return nullptr;
   }
-  ++m_hits;
   return &it->second;
 }
 
@@ -295,10 +294,7 @@ BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchCo
     const Language language =
         line_flags.lang.empty() ? context.language : parse_choice<Language>(line_flags.lang, "lang");
     const ModelShape model = resolve_model(line_flags, context.presets);
-    Request request = to_request(line_flags, context.catalog, model);
-    if (line_flags.compact) {
-      request.top = 1;  // only the top plan is shown: the rest is not worded
-    }
+    const Request request = to_request(line_flags, context.catalog, model);
     const Report report = advise(request, model, context.catalog, context.rules);
     ResultCache::Entry answer{line_flags.compact ? render_json_compact(report, language, JsonStyle::line)
                                                  : render_json(report, language, JsonStyle::line),

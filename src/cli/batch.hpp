@@ -29,7 +29,6 @@ class ResultCache {
 
   [[nodiscard]] const Entry* find(const std::string& key) const;
   void insert(std::string key, Entry entry);
-  [[nodiscard]] std::size_t hits() const noexcept { return m_hits; }
 
  private:
   static std::size_t footprint(const std::string& key, const Entry& entry);
@@ -37,7 +36,6 @@ class ResultCache {
   std::unordered_map<std::string, Entry> m_entries;
   std::deque<std::string> m_order;  // keys, oldest first
   std::size_t m_bytes = 0;
-  mutable std::size_t m_hits = 0;
 };
 
 // What every line of one batch shares.

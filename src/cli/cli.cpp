@@ -388,9 +388,6 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       throw UsageError("compare needs two or more different cards");
     }
   }
-  if (flags.compact) {
-    request.top = 1;  // only the top plan is shown: the rest is not worded
-  }
   const Report report = advise(request, model, catalog, rules);
   const bool to_file = cli::to_file(flags);
   std::string rendered;

@@ -304,6 +304,9 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   if (!flags.top.empty()) {
     request.top = integer(flags.top, "--top", max_top);
   }
+  if (flags.compact) {
+    request.top = 1;  // --compact shows the top plan only: the rest is not worded
+  }
   if (!flags.max_gpus.empty()) {
     request.max_gpus = integer(flags.max_gpus, "--max-gpus", 1'000'000);
   }
