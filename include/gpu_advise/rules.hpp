@@ -147,7 +147,8 @@ struct Finding {
 // where the request's own fields already rule it out (28 of the 38 shipped
 // rules start with a condition on the task, region, mode, budget or size).
 [[nodiscard]] std::vector<bool> rules_that_may_fire(const RuleSet& rules, const Request& request);
-// evaluate(), skipping the rules `may_fire` rules out: the same findings.
+// evaluate(), skipping the rules `may_fire` rules out (a rule past its end
+// may fire): the same findings.
 [[nodiscard]] std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts,
                                             const std::vector<bool>& may_fire);
 // Whether a rule rejects the card: evaluate() without the messages.

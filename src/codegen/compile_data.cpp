@@ -276,6 +276,16 @@ Catalog relabel(const Catalog& parsed, const std::string& origin) {
   return Catalog(std::move(info), std::move(gpus), parsed.efficiency());
 }
 
+// The rules with their origins ("FILE:LINE") naming the embedded file, as the
+// run-time loader would name it.
+RuleSet relabel(const RuleSet& parsed, const std::string& input, const std::string& origin) {
+  std::vector<Rule> rules = parsed.rules();
+  for (auto& rule : rules) {
+    rule.origin = origin + rule.origin.substr(input.size());
+  }
+  return RuleSet(std::move(rules), parsed.profiles(), parsed.ecosystem_scores());
+}
+
 // The generated source for `kind`, from `input` parsed under its real path (so
 // a build error points at the file to edit), labelled with the name the binary
 // reports (`source`).
@@ -285,12 +295,9 @@ std::string generate(std::string_view kind, const std::string& input, const std:
   if (kind == "catalog") {
     write_catalog(out, relabel(parse_catalog(text, input, CatalogRole::base), source), source);
   } else if (kind == "rules") {
-    // Origins name the embedded file, as the run-time loader would.
-    (void)parse_rules(text, input, RulesRole::base);
-    write_rules(out, parse_rules(text, source, RulesRole::base), source);
+    write_rules(out, relabel(parse_rules(text, input, RulesRole::base), input, source), source);
   } else {
-    (void)parse_models(text, input);
-    write_models(out, parse_models(text, source), source);
+    write_models(out, parse_models(text, input), source);  // a preset keeps no file name
   }
   return out.str();
 }

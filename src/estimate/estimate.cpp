@@ -114,11 +114,11 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
     e.training = training_time(request, model, gpu, e.layout, e.notes);
     // More data-parallel ranks than the global batch feeds: the step runs one
     // micro-batch a rank, a larger batch than asked for.
-    const double asked = static_cast<double>(batch_sequences(request)) * request.seq_len;
+    const double asked = static_cast<double>(request.effective_global_batch()) * request.seq_len;
     if (e.training->step.tokens > asked * 1.5) {
       EstimateNote grown{EstimateNote::Kind::batch_grown, 0, 0};
       grown.gpus = static_cast<int>(std::lround(e.training->step.tokens / request.seq_len));
-      grown.batch = batch_sequences(request);
+      grown.batch = request.effective_global_batch();
       e.notes.push_back(grown);
     }
   } else {

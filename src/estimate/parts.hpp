@@ -64,9 +64,6 @@ inline constexpr Range host_memory_gb_per_s{50.0, 100.0, 200.0};
   return bytes_nf4_with_double_quant * (model.params - embeddings) + 2.0 * embeddings;
 }
 
-// Sequences in one optimizer step (the global batch; Request::effective_global_batch).
-[[nodiscard]] inline int batch_sequences(const Request& request) { return request.effective_global_batch(); }
-
 [[nodiscard]] inline Range scale(const Range& r, double factor) {
   return {r.low * factor, r.typical * factor, r.high * factor};
 }
@@ -105,7 +102,7 @@ struct Candidate {
 // as many micro-batches as stages (global batch / micro-batch / stages, at
 // least 1). Beyond it the batch would have to grow, or the bubble does.
 [[nodiscard]] inline int data_parallel_limit(const Request& request, int stages) {
-  return std::max(1, batch_sequences(request) / (std::max(1, request.micro_batch) * std::max(1, stages)));
+  return std::max(1, request.effective_global_batch() / (std::max(1, request.micro_batch) * std::max(1, stages)));
 }
 // A shape given its data-parallel size: n / (tensor x pipeline) GPUs.
 [[nodiscard]] Layout with_count(const Request& request, const Layout& shape, int n);

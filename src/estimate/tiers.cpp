@@ -100,7 +100,7 @@ Estimate size_for_tier(const Request& request, const ModelShape& model, const Gp
     // Past the global batch in every layout of the next count (only model
     // parallelism could take more GPUs, and none is left).
     if (bigger.training && bigger.layout.data > data_parallel_limit(request, bigger.layout.pipeline)) {
-      sizing.batch_sequences = batch_sequences(request);
+      sizing.batch_sequences = request.effective_global_batch();
       return done(Sizing::Stop::batch);
     }
     sizing.next_cut = 1.0 - time_of(bigger) / time_of(plan);

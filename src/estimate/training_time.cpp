@@ -94,7 +94,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
   const int gpus = layout.model_parallel() * data;
   const int micro = std::max(1, request.micro_batch);
   const double ranks_batch = static_cast<double>(data) * micro;  // sequences in one micro-batch, all ranks
-  step.micro_batches = std::max(1, static_cast<int>(std::lround(batch_sequences(request) / ranks_batch)));
+  step.micro_batches = std::max(1, static_cast<int>(std::lround(request.effective_global_batch() / ranks_batch)));
   step.tokens = step.micro_batches * ranks_batch * request.seq_len;
   const double steps = t.tokens / step.tokens;
   const double attention_peak_tflops = t.fp8 ? gpu.compute.bf16_tflops / fp8_training_factor : t.peak_tflops;

@@ -177,7 +177,7 @@ bool rejected_by_rules(const RuleSet& rules, const Facts& facts) {
 }
 
 std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts) {
-  return evaluate(rules, facts, std::vector<bool>(rules.rules().size(), true));
+  return evaluate(rules, facts, {});  // no rule ruled out
 }
 
 std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, const std::vector<bool>& may_fire) {
