@@ -1,43 +1,174 @@
 # bash completion for gpu-advise
-_gpu_advise() {
-  local cur prev words cword
-  _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-  case "$prev" in
-    --task) COMPREPLY=($(compgen -W "pretrain full lora qlora inference sft finetune serve" -- "$cur")); return ;;
-    --budget) COMPREPLY=($(compgen -W "low medium high" -- "$cur")); return ;;
-    --format) COMPREPLY=($(compgen -W "text json markdown html" -- "$cur")); return ;;
-    --region) COMPREPLY=($(compgen -W "global cn" -- "$cur")); return ;;
-    --mode) COMPREPLY=($(compgen -W "rent buy" -- "$cur")); return ;;
-    --currency) COMPREPLY=($(compgen -W "usd cny" -- "$cur")); return ;;
-    --lang) COMPREPLY=($(compgen -W "en zh" -- "$cur")); return ;;
-    --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-    --precision) COMPREPLY=($(compgen -W "bf16 fp8 int8 int4" -- "$cur")); return ;;
-    --kv-precision) COMPREPLY=($(compgen -W "bf16 fp8" -- "$cur")); return ;;
-    --recompute) COMPREPLY=($(compgen -W "full selective none" -- "$cur")); return ;;
-    --optimizer) COMPREPLY=($(compgen -W "adamw adamw-bf16 adamw-8bit adamw-8bit-bf16" -- "$cur")); return ;;
-    --offload) COMPREPLY=($(compgen -W "none optimizer optimizer+params" -- "$cur")); return ;;
-    --loss) COMPREPLY=($(compgen -W "full chunked fused" -- "$cur")); return ;;
-    --zero) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
-    --gpu|show)
-      COMPREPLY=($(compgen -W "$(gpu-advise catalog list --format json 2>/dev/null | grep -o '"id": "[^"]*"' | cut -d'"' -f4)" -- "$cur"))
-      return ;;
-    --model)
-      COMPREPLY=($(compgen -W "$(gpu-advise models --format json 2>/dev/null | grep -o '"id": "[^"]*"' | cut -d'"' -f4)" -- "$cur"))
-      return ;;
-    --catalog|--rules|--model-config|--output|validate|batch) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-  esac
-  if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "--params --active-params --model --model-config --task --budget --region --mode --gpu
-      --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss --optimizer-in-backward --goodput --lora-rank --lora-targets
-      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch --tpot-ms
-      --ttft-ms --request-rate --price
-      --currency --format --output --lang --color --explain --compact --catalog --rules --help --version" -- "$cur"))
-  elif [[ $cword -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "recommend compare batch catalog models rules" -- "$cur"))
-  elif [[ ${words[1]} == catalog && $cword -eq 2 ]]; then
-    COMPREPLY=($(compgen -W "list show validate" -- "$cur"))
-  elif [[ ${words[1]} == rules && $cword -eq 2 ]]; then
-    COMPREPLY=($(compgen -W "list validate" -- "$cur"))
+#
+# Works with the bash-completion package (_init_completion) and on a bare bash
+# without it. Card ids and model presets come from one gpu-advise call at most
+# per TAB; errors are silent. tests/cli/test_completion.sh runs it on a bare bash.
+
+# COMPREPLY from a word list, one reply per line (ids and enum values have no blanks).
+_gpu_advise_reply() {
+  local list=$1
+  COMPREPLY=()
+  local reply
+  while IFS= read -r reply; do
+    COMPREPLY+=("$prefix$reply")
+  done < <(compgen -W "$list" -- "$cur")
+}
+
+# Files and directories matching $cur.
+_gpu_advise_files() {
+  if declare -F _filedir >/dev/null && [[ -z $prefix ]]; then
+    _filedir
+    return
   fi
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=()
+  local reply
+  while IFS= read -r reply; do
+    COMPREPLY+=("$prefix$reply")
+  done < <(compgen -f -- "$cur")
+}
+
+# The "id"s in gpu-advise's JSON: the cards (catalog list) or the presets (models).
+_gpu_advise_ids() {
+  "$bin" "$@" --format json 2>/dev/null | grep -o '"id": *"[^"]*"' 2>/dev/null | cut -d'"' -f4
+}
+
+# Without bash-completion: words and cword from COMP_WORDS, with the pieces
+# COMP_WORDBREAKS split at '=' joined again (--explain=all, --price h100-sxm5=2.10
+# are one word each), as _init_completion -s does.
+_gpu_advise_words() {
+  local line=${COMP_LINE-} i w blank n
+  words=()
+  cword=0
+  for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+    w=${COMP_WORDS[i]}
+    blank=0
+    [[ $line == [[:space:]]* ]] && blank=1
+    line=${line#"${line%%[![:space:]]*}"}
+    line=${line#"$w"}
+    n=${#words[@]}
+    if ((n > 1 && !blank)) && [[ $w == = || ${words[n - 1]} == *= ]]; then
+      words[n - 1]+=$w
+    else
+      words+=("$w")
+    fi
+    ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+  done
+  cur=${words[cword]-}
+  prev=${words[cword - 1]-}
+  split=false
+  if [[ $cur == --?*=* ]]; then
+    prev=${cur%%=*}
+    cur=${cur#*=}
+    split=true
+  fi
+}
+
+_gpu_advise() {
+  local cur prev words cword split=false prefix=""
+  if declare -F _init_completion >/dev/null; then
+    _init_completion -s || return
+  else
+    _gpu_advise_words
+  fi
+  # --flag=VALUE where '=' does not break words: bash replaces the whole word.
+  if [[ $split == true && ${COMP_WORDBREAKS-} != *=* ]]; then
+    prefix="$prev="
+  fi
+  local bin=${1:-gpu-advise}
+  [[ $bin == */* && -x $bin ]] || bin=gpu-advise
+
+  # The flags, long then short: exactly those of flag_table() in src/cli/flags.cpp
+  # (tests/unit/test_flags.cpp checks), plus --help and --version.
+  local flags="--params --active-params --model --model-config --task --budget --region --mode --gpu
+      --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss
+      --optimizer-in-backward --goodput --lora-rank --lora-targets
+      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch
+      --tpot-ms --ttft-ms --request-rate --price
+      --currency --format --output --lang --color --explain --compact --catalog --rules --prepared-for --prepared-by
+      --help --version
+      -p -t -b -g -n -f -o"
+  # The flags that take no value; every other flag takes the next word.
+  local switches=" --optimizer-in-backward --fp8 --explain --compact --help -h --version "
+  local commands="recommend compare fit batch catalog models rules help"
+
+  case "$prev" in
+    --task | -t) _gpu_advise_reply "pretrain full lora qlora inference sft finetune serve"; return ;;
+    --budget | -b) _gpu_advise_reply "low medium high"; return ;;
+    --format | -f) _gpu_advise_reply "text json markdown html csv tsv"; return ;;
+    --region) _gpu_advise_reply "global cn"; return ;;
+    --mode) _gpu_advise_reply "rent buy"; return ;;
+    --currency) _gpu_advise_reply "usd cny"; return ;;
+    --lang) _gpu_advise_reply "en zh"; return ;;
+    --color) _gpu_advise_reply "auto always never"; return ;;
+    --precision) _gpu_advise_reply "bf16 fp8 int8 int4"; return ;;
+    --kv-precision) _gpu_advise_reply "bf16 fp8"; return ;;
+    --recompute) _gpu_advise_reply "full selective none"; return ;;
+    --optimizer) _gpu_advise_reply "adamw adamw-bf16 adamw-8bit adamw-8bit-bf16"; return ;;
+    --offload) _gpu_advise_reply "none optimizer optimizer+params"; return ;;
+    --loss) _gpu_advise_reply "full chunked fused"; return ;;
+    --zero) _gpu_advise_reply "0 1 2 3"; return ;;
+    --explain)
+      # --explain takes no value, but --explain=all is one word.
+      if [[ $split == true ]]; then
+        _gpu_advise_reply "all"
+        return
+      fi
+      ;;
+    --gpu | -g) _gpu_advise_reply "$(_gpu_advise_ids catalog list)"; return ;;
+    --price)
+      # ID=PRICE: the id, then the price is typed.
+      COMPREPLY=()
+      if [[ $cur != *=* ]]; then
+        _gpu_advise_reply "$(_gpu_advise_ids catalog list)"
+        local i
+        for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]+="="; done
+        compopt -o nospace 2>/dev/null
+      fi
+      return
+      ;;
+    --model) _gpu_advise_reply "$(_gpu_advise_ids models)"; return ;;
+    --catalog | --rules | --model-config | --output | -o) _gpu_advise_files; return ;;
+  esac
+  if [[ $split == true ]]; then
+    COMPREPLY=()  # --flag=VALUE of a flag with free-text values
+    return
+  fi
+  if [[ $cur == -* ]]; then
+    _gpu_advise_reply "$flags"
+    return
+  fi
+  # The value of a flag with free-text values (--params 70B): nothing to offer.
+  if ((cword > 1)) && [[ $prev == -* && $prev != *=* && $prev != -- && $switches != *" $prev "* ]]; then
+    COMPREPLY=()
+    return
+  fi
+  if ((cword == 1)); then
+    _gpu_advise_reply "$commands"
+    return
+  fi
+  COMPREPLY=()
+  case "${words[1]}" in
+    help) ((cword == 2)) && _gpu_advise_reply "$commands" ;;
+    compare) _gpu_advise_reply "$(_gpu_advise_ids catalog list)" ;;
+    batch) ((cword == 2)) && _gpu_advise_files ;;
+    catalog)
+      if ((cword == 2)); then
+        _gpu_advise_reply "list show validate"
+      elif ((cword == 3)) && [[ ${words[2]} == show ]]; then
+        _gpu_advise_reply "$(_gpu_advise_ids catalog list)"
+      elif ((cword == 3)) && [[ ${words[2]} == validate ]]; then
+        _gpu_advise_files
+      fi
+      ;;
+    rules)
+      if ((cword == 2)); then
+        _gpu_advise_reply "list validate"
+      elif ((cword == 3)) && [[ ${words[2]} == validate ]]; then
+        _gpu_advise_files
+      fi
+      ;;
+  esac
+  return 0
 }
 complete -F _gpu_advise gpu-advise

@@ -54,6 +54,11 @@ fi
 # Build quietly; show the log only when the build fails.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# Say so when there is a build to wait for: no binary yet, or a source newer than it.
+if [ ! -x build/release/gpu-advise ] ||
+  [ -n "$(find src include data cmake CMakeLists.txt CMakePresets.json -newer build/release/gpu-advise -print -quit 2>/dev/null)" ]; then
+  echo "setup: building gpu-advise (release, about a minute the first time)..." >&2
+fi
 if ! { cmake --preset release && cmake --build --preset release; } >"$log" 2>&1; then
   cat "$log" >&2
   exit 2

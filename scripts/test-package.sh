@@ -14,7 +14,7 @@ cmake --workflow --preset release >/dev/null
 (cd build/release && cpack -G DEB >/dev/null)
 deb=$(ls build/release/gpu-advise_*_*.deb | head -1)
 echo "package: $deb"
-dpkg-deb --info "$deb" | grep -E 'Package|Version|Depends' || true
+dpkg-deb --info "$deb" | grep -E 'Package|Version|Depends|Recommends' || true
 # The package's dependencies are honest: a static binary needs no shared
 # library and the package declares none; a dynamic one declares what it needs.
 needed=$(readelf -d build/release/gpu-advise | grep -c NEEDED || true)
@@ -25,6 +25,12 @@ elif [ "$needed" -gt 0 ] && [ -z "$depends" ]; then
   echo "package: the binary needs $needed shared libraries but the package declares no dependencies" >&2; exit 1
 fi
 echo "package: the binary needs $needed shared libraries; Depends: ${depends:-(none)}"
+# The completion loads with bash-completion, so the package recommends it.
+recommends=$(dpkg-deb -f "$deb" Recommends || true)
+if [ "$recommends" != bash-completion ]; then
+  echo "package: Recommends is '${recommends}', not bash-completion" >&2; exit 1
+fi
+echo "package: Recommends: $recommends"
 
 pristine=build/debian12-root
 root=build/debian12-test

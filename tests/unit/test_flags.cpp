@@ -54,14 +54,49 @@ TEST_CASE("the man page names exactly the flags of the flag table", "[flags]") {
 TEST_CASE("bash completion offers exactly the flags of the flag table", "[flags]") {
   const std::string bash = slurp(GPU_ADVISE_SOURCE_DIR "/scripts/gpu-advise.bash");
   std::smatch list;
-  REQUIRE(std::regex_search(bash, list,
-                            std::regex(R"re(\$cur == -\* \]\]; then\s*COMPREPLY=\(\$\(compgen -W "([^"]*)")re")));
-  std::set<std::string> offered = flags_in(list[1].str());
+  REQUIRE(std::regex_search(bash, list, std::regex(R"re(local flags="([^"]*)")re")));
+  // Every word of the list is a long flag (--seq-len) or a short one (-p).
+  std::set<std::string> offered;
+  std::set<std::string> offered_short;
+  std::istringstream words(list[1].str());
+  for (std::string word; words >> word;) {
+    CAPTURE(word);
+    if (std::regex_match(word, std::regex("--[a-z0-9][a-z0-9-]*"))) {
+      CHECK(offered.insert(word).second);
+    } else if (std::regex_match(word, std::regex("-[a-zA-Z0-9]"))) {
+      CHECK(offered_short.insert(word).second);
+    } else {
+      FAIL_CHECK("not a flag");
+    }
+  }
   CHECK(offered.count("--help") == 1);
   CHECK(offered.count("--version") == 1);
   offered.erase("--help");
   offered.erase("--version");
   CHECK(offered == table_flags());
+  std::set<std::string> table_short;
+  for (const auto& spec : cli::flag_table()) {
+    if (!spec.short_name.empty()) {
+      table_short.emplace(spec.short_name);
+    }
+  }
+  CHECK(offered_short == table_short);
+
+  // The flags the script reads as taking no value: the table's yes/no flags.
+  REQUIRE(std::regex_search(bash, list, std::regex(R"re(local switches="([^"]*)")re")));
+  std::set<std::string> switches = flags_in(list[1].str());
+  for (const auto& spec : cli::flag_table()) {
+    CAPTURE(spec.name);
+    if (spec.type_name.empty()) {
+      CHECK(switches.count(std::string(spec.name)) == 1);
+    }
+  }
+  switches.erase("--help");
+  switches.erase("--version");
+  for (const auto& name : switches) {
+    CAPTURE(name);
+    CHECK(table_flags().count(name) == 1);
+  }
 }
 
 TEST_CASE("each flag is declared once, and batch keys are the flag names with '_'", "[flags]") {
