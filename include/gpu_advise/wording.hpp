@@ -390,6 +390,12 @@ enum class Phrase {
   unit_years,
   unit_per_hour,
   unit_per_gpu_hour,
+  // terminal tables and --explain
+  compare_no_see_below,
+  rule_evaluation_fired,
+  explain_label_text,
+  explain_said_above,
+  explain_reasons_above,
   count_  // not a phrase: how many there are
 };
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
-#include "gpu_advise/text.hpp"
 #include "gpu_advise/wording.hpp"
 #include "gpu_advise/words.hpp"
 
@@ -46,14 +45,14 @@ Comparison comparison(const Report& report, Language l) {
   };
   std::vector<std::string> verdict{say(l, Phrase::compare_fits)};
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
-    verdict.push_back(fitting[i] ? fmt::format("#{}", fitting[i]->rank)
-                                 : say(l, Phrase::compare_no) +
-                                       (rejected[i] ? text::join(reasons(*rejected[i], report.request, l), "; ") : ""));
+    verdict.push_back(fitting[i] ? fmt::format("#{}", fitting[i]->rank) : say(l, Phrase::compare_no_see_below));
   }
   c.rows.push_back(verdict);
   row(say(l, Phrase::col_score), [](const Recommendation& x) { return fmt::format("{:.0f}", x.score.total); });
   row(say(l, Phrase::col_count), [](const Recommendation& x) { return std::to_string(x.estimate.count); });
   row(say(l, Phrase::col_layout), [&](const Recommendation& x) { return describe(x.estimate.layout, r.task, l); });
+  c.prose.resize(c.rows.size(), false);
+  c.prose.back() = true;
   row(say(l, Phrase::col_memory), [](const Recommendation& x) {
     return fmt::format("{} / {}", format::gib(x.estimate.per_gpu.total()), format::number(x.gpu.memory.capacity_gib));
   });
@@ -82,6 +81,7 @@ Comparison comparison(const Report& report, Language l) {
       [unit](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd, unit); });
   row(say(l, Phrase::compare_buy_cards),
       [unit](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd, unit); });
+  c.prose.resize(c.rows.size(), false);
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     std::vector<std::string> lines;
     if (fitting[i]) {

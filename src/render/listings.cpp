@@ -1,5 +1,7 @@
 // The listings in text: the catalog ('list'), one card ('show'), the model
 // presets ('models') and the rules ('rules').
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
@@ -12,20 +14,35 @@
 namespace gpu_advise {
 
 using render::Align;
+using render::Overflow;
 using render::Table;
 
-std::string render_catalog_list_text(const Catalog& catalog, Language l) {
-  Table table({{"ID", Align::left},
-               {say(l, Phrase::list_name), Align::left},
-               {say(l, Phrase::list_memory), Align::right},
-               {"GB/s", Align::right},
-               {"BF16 TF", Align::right},
-               {"FP8 TF", Align::right},
-               {say(l, Phrase::list_scale_up), Align::left},
-               {"TDP W", Align::right},
-               {say(l, Phrase::list_china), Align::left},
-               {say(l, Phrase::list_rent_h), Align::right},
-               {say(l, Phrase::list_confidence), Align::left}});
+namespace {
+std::size_t width_of(const TextStyle& style) { return static_cast<std::size_t>(std::max(style.width, 0)); }
+
+// A table for a listing: "Title: value" for the cells moved under their row.
+Table listing_table(std::vector<render::Column> columns, Language l) {
+  Table table(std::move(columns));
+  table.set_label_separator(say(l, Phrase::explain_label_text, "", ""));
+  return table;
+}
+}  // namespace
+
+// Too wide: the confidence, TDP, China and scale-up move under their row
+// first, the name last; the id stays.
+std::string render_catalog_list_text(const Catalog& catalog, Language l, const TextStyle& style) {
+  Table table = listing_table({{"ID", 99, Align::left, Overflow::keep},
+                               {say(l, Phrase::list_name), 50},
+                               {say(l, Phrase::list_memory), 9, Align::right},
+                               {"GB/s", 7, Align::right},
+                               {"BF16 TF", 8, Align::right},
+                               {"FP8 TF", 6, Align::right},
+                               {say(l, Phrase::list_scale_up), 4},
+                               {"TDP W", 2, Align::right},
+                               {say(l, Phrase::list_china), 3},
+                               {say(l, Phrase::list_rent_h), 5, Align::right},
+                               {say(l, Phrase::list_confidence), 1}},
+                              l);
   for (const auto& g : catalog.gpus()) {
     const auto* cn = g.availability_in(Region::cn);
     const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
@@ -39,38 +56,42 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l) {
          g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? std::string(to_string(cn->status)) : "?",
          rent ? fmt::format("{:.2f}", rent->typical) : "-", std::string(to_string(g.confidence))});
   }
-  return say(l, Phrase::list_catalog_intro, catalog.size(), catalog.info().version, catalog.info().updated) +
-         table.to_string();
+  return render::wrap_lines(
+             say(l, Phrase::list_catalog_intro, catalog.size(), catalog.info().version, catalog.info().updated),
+             width_of(style)) +
+         table.to_string("", width_of(style));
 }
 
-std::string render_rules_text(const RuleSet& rules, Language l) {
+std::string render_rules_text(const RuleSet& rules, Language l, const TextStyle& style) {
   std::string out = say(l, Phrase::list_rules_intro, rules.rules().size());
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = rules.weights(tier);
     out += fmt::format(" {} {:g}/{:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom, w.risk);
   }
-  out += "\n\n";
-  Table table({{"ID", Align::left},
-               {say(l, Phrase::list_effect), Align::left},
-               {say(l, Phrase::list_points), Align::right},
-               {say(l, Phrase::list_origin), Align::left}});
+  out = render::wrap_lines(out, width_of(style), "  ") + "\n\n";
+  Table table = listing_table({{"ID", 9, Align::left, Overflow::keep},
+                               {say(l, Phrase::list_effect), 5},
+                               {say(l, Phrase::list_points), 4, Align::right},
+                               {say(l, Phrase::list_origin), 1, Align::left, Overflow::stack, true}},
+                              l);
   for (const auto& rule : rules.rules()) {
     table.add_row({rule.id, std::string(to_string(rule.effect)),
                    rule.points == 0 ? std::string("") : fmt::format("{:+g}", rule.points), rule.origin});
   }
-  return out + table.to_string();
+  return out + table.to_string("", width_of(style));
 }
 
-std::string render_models_text(const ModelCatalog& models, Language l) {
-  Table table({{"ID", Align::left},
-               {say(l, Phrase::list_name), Align::left},
-               {say(l, Phrase::list_params), Align::right},
-               {say(l, Phrase::list_active), Align::right},
-               {say(l, Phrase::list_layers), Align::right},
-               {say(l, Phrase::list_hidden), Align::right},
-               {say(l, Phrase::list_kv_heads), Align::right},
-               {say(l, Phrase::list_context), Align::right},
-               {say(l, Phrase::list_attention), Align::left}});
+std::string render_models_text(const ModelCatalog& models, Language l, const TextStyle& style) {
+  Table table = listing_table({{"ID", 99, Align::left, Overflow::keep},
+                               {say(l, Phrase::list_name), 50},
+                               {say(l, Phrase::list_params), 9, Align::right},
+                               {say(l, Phrase::list_active), 8, Align::right},
+                               {say(l, Phrase::list_layers), 4, Align::right},
+                               {say(l, Phrase::list_hidden), 3, Align::right},
+                               {say(l, Phrase::list_kv_heads), 5, Align::right},
+                               {say(l, Phrase::list_context), 6, Align::right},
+                               {say(l, Phrase::list_attention), 2, Align::left, Overflow::stack, true}},
+                              l);
   for (const auto& m : models.models()) {
     std::string attention = m.mla ? "MLA" : m.kv_heads < m.heads ? "GQA" : "MHA";
     if (m.sliding_window) {
@@ -81,22 +102,30 @@ std::string render_models_text(const ModelCatalog& models, Language l) {
                    std::to_string(m.hidden), std::to_string(m.kv_heads),
                    m.max_context > 0 ? std::to_string(m.max_context) : "?", attention});
   }
-  return say(l, Phrase::list_models_intro, models.models().size()) + table.to_string();
+  return render::wrap_lines(say(l, Phrase::list_models_intro, models.models().size()), width_of(style)) +
+         table.to_string("", width_of(style));
 }
 
-std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l) {
+std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l, const TextStyle& style) {
+  const std::size_t width = width_of(style);
   std::string out;
+  // A line wrapped to the width, its continuation lines starting with `hang`.
+  auto line = [&](const std::string& text, std::size_t hang) {
+    out += render::wrap_lines(text, width, std::string(hang, ' ')) + "\n";
+  };
+  // A field's value continues under the value (under the label when the width is small).
+  const std::size_t value_column = width == 0 || width >= 60 ? 25 : 4;
   auto field = [&](std::string_view label, const std::string& value, std::string_view key_path = {}) {
     std::string confidence;
     if (!key_path.empty() && g.confidence_of(key_path) != g.confidence) {
       confidence = fmt::format("  [{}]", to_string(g.confidence_of(key_path)));
     }
-    out += fmt::format("  {:<22} {}{}\n", label, value, confidence);
+    line(fmt::format("  {:<22} {}{}", label, value, confidence), value_column);
   };
   auto optional_number = [](const std::optional<double>& v, std::string_view unit) {
     return v ? fmt::format("{} {}", format::number(*v), unit) : std::string("not supported / not published");
   };
-  out += fmt::format("{} ({})\n", g.name, g.id);
+  line(fmt::format("{} ({})", g.name, g.id), 2);
   field(say(l, Phrase::list_vendor), std::string(display_name(g.vendor)));
   field(say(l, Phrase::list_architecture),
         fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
@@ -196,22 +225,23 @@ std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language
     }
     for (const auto& q : list) {
       const std::string amount = format::quoted_amount(q);
-      out += fmt::format("    {} {}{}, {} ({}; {})\n", amount,
-                         purchase ? std::string(to_string(q.condition)) : std::string(to_string(q.kind)),
-                         q.region == Region::global ? "" : fmt::format(" [{}]", to_string(q.region)), q.provider,
-                         q.date, q.source);
+      line(fmt::format("    {} {}{}, {} ({}; {})", amount,
+                       purchase ? std::string(to_string(q.condition)) : std::string(to_string(q.kind)),
+                       q.region == Region::global ? "" : fmt::format(" [{}]", to_string(q.region)), q.provider, q.date,
+                       q.source),
+           6);
     }
   };
   out += say(l, Phrase::list_prices_indicative);
   quotes("rent per GPU-hour", g.rent_usd_per_gpu_hour, false);
   quotes("purchase per card", g.purchase_usd_per_card, true);
-  out += fmt::format("{}: {}\n", say(l, Phrase::list_confidence_field), to_string(g.confidence));
+  line(fmt::format("{}: {}", say(l, Phrase::list_confidence_field), to_string(g.confidence)), 2);
   out += say(l, Phrase::list_sources);
   for (const auto& s : g.sources) {
-    out += fmt::format("  - {}\n", s);
+    line(fmt::format("  - {}", s), 4);
   }
   if (!g.notes.empty()) {
-    out += fmt::format("{}: {}\n", say(l, Phrase::list_notes), g.notes);
+    line(fmt::format("{}: {}", say(l, Phrase::list_notes), g.notes), 2);
   }
   return out;
 }

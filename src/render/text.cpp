@@ -26,11 +26,29 @@ using render::Table;
 
 constexpr std::size_t explained_picks = 3;
 
-// ANSI styles, used only when colour is on.
+// ANSI styles, used only when colour is on. Each line is styled on its own:
+// the style closes before the newline, so no line starts with a reset.
 struct Paint {
   bool on = false;
   [[nodiscard]] std::string wrap(std::string_view code, const std::string& text) const {
-    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
+    if (!on) {
+      return text;
+    }
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const auto end = text.find('\n', start);
+      const std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (!line.empty()) {
+        out += fmt::format("\x1b[{}m{}\x1b[0m", code, line);
+      }
+      if (end == std::string::npos) {
+        break;
+      }
+      out += "\n";
+      start = end + 1;
+    }
+    return out;
   }
   [[nodiscard]] std::string bold(const std::string& t) const { return wrap("1", t); }
   [[nodiscard]] std::string good(const std::string& t) const { return wrap("1;32", t); }
@@ -117,78 +135,20 @@ std::string headline(const Report& report, Language l) {
   return line;
 }
 
-// Splits text into pieces that may not be broken: ASCII words (with their
-// trailing space) and single wide characters.
-std::vector<std::string> wrap_units(const std::string& text) {
-  std::vector<std::string> units;
-  std::string current;
-  for (std::size_t i = 0; i < text.size();) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
-    const std::string piece = text.substr(i, length);
-    i += length;
-    if (length >= 3) {  // CJK and other wide characters: break anywhere,
-      // but never before closing punctuation (it stays with what it closes).
-      const bool closes = is_closing_punctuation(piece);
-      if (closes && current.empty() && !units.empty()) {
-        units.back() += piece;
-        continue;
-      }
-      if (closes) {
-        current += piece;
-        units.push_back(current);
-        current.clear();
-        continue;
-      }
-      if (!current.empty()) {
-        units.push_back(current);
-        current.clear();
-      }
-      units.push_back(piece);
-    } else if (piece == " ") {
-      current += piece;
-      units.push_back(current);
-      current.clear();
-    } else {
-      current += piece;
-    }
-  }
-  if (!current.empty()) {
-    units.push_back(current);
-  }
-  return units;
-}
-
 // "  - text" wrapped to `width` columns with a hanging indent (no wrapping when width is 0).
 std::string bullet(const std::string& text, std::size_t width, const std::string& indent = "  - ",
                    const std::string& hang = "    ") {
-  if (width == 0 || render::display_width(indent + text) <= width) {
+  const std::size_t first = render::display_width(indent);
+  const std::size_t rest = render::display_width(hang);
+  if (width == 0) {
     return indent + text + "\n";
   }
-  std::string out = indent;
-  std::size_t column = render::display_width(indent);
-  bool line_has_text = false;
-  for (const auto& unit : wrap_units(text)) {
-    std::string piece = unit;
-    const std::size_t w = render::display_width(piece);
-    if (line_has_text && column + w > width) {
-      while (!out.empty() && out.back() == ' ') {
-        out.pop_back();
-      }
-      out += "\n" + hang;
-      column = render::display_width(hang);
-      while (!piece.empty() && piece.front() == ' ') {
-        piece.erase(0, 1);
-      }
-    }
-    out += piece;
-    column += render::display_width(piece);
-    line_has_text = true;
+  const auto lines = render::wrap(text, width > first ? width - first : 1, width > rest ? width - rest : 1);
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += (i == 0 ? indent : hang) + lines[i] + "\n";
   }
-  while (!out.empty() && out.back() == ' ') {
-    out.pop_back();
-  }
-  return out + "\n";
+  return out;
 }
 
 std::string effect_word(EffectKind effect, Language l) {
@@ -201,15 +161,79 @@ std::string effect_word(EffectKind effect, Language l) {
   return {};
 }
 
-std::string explain_findings(const std::vector<Finding>& findings, const Paint& paint, Language l) {
+// What a card's --explain lines need not repeat: said above already.
+enum class Said { nothing, rejections, everything };
+
+// One card's rules for --explain: those that fired, with their message unless
+// it is above already; with `all`, the rules that did not fire too, dimmed.
+std::string explain_findings(const std::vector<Finding>& findings, Said said, bool all, const Paint& paint,
+                             std::size_t width, Language l) {
+  const std::string fired = say(l, Phrase::rule_fired);
+  const std::string indent = "    ";
   std::string out;
   for (const auto& f : findings) {
     if (f.fired) {
-      const std::string points = f.points == 0 ? std::string() : fmt::format("{:+g}", f.points);
-      out += fmt::format("    {} {} {} {}  {}\n", paint.bold(say(l, Phrase::rule_fired)), f.rule_id,
-                         effect_word(f.effect, l), points, f.message_in(l));
+      std::string label = fmt::format("{} {} {}", fired, f.rule_id, effect_word(f.effect, l));
+      if (f.points != 0) {
+        label += fmt::format(" {:+g}", f.points);
+      }
+      const bool repeated = said == Said::everything || (said == Said::rejections && f.effect == EffectKind::reject);
+      std::string text = bullet(repeated ? label : say(l, Phrase::explain_label_text, label, f.message_in(l)), width,
+                                indent, "      ");
+      out += text.replace(indent.size(), fired.size(), paint.bold(fired));
+    } else if (all) {
+      out += paint.dim(bullet("-  " + f.rule_id, width, indent, "       "));
+    }
+  }
+  return out;
+}
+
+// "Title: value" in a stacked table cell.
+std::string label_separator(Language l) { return say(l, Phrase::explain_label_text, "", ""); }
+
+// The compare table, cards as columns: as many cards to a table as fit the
+// width, the next ones in another table below (a figure is never cut); then
+// each card's notes, a rejected card's reasons first.
+std::string comparison_text(const Report& report, Language l, std::size_t width, const Paint& paint) {
+  const render::Comparison c = render::comparison(report, l);
+  auto table_of = [&](const std::vector<std::size_t>& cards) {
+    std::vector<render::Column> columns{{c.header[0], 0, Align::left, render::Overflow::keep, true}};
+    int priority = 0;
+    for (const std::size_t card : cards) {
+      columns.push_back({c.header[card + 1], priority--, Align::right, render::Overflow::stack, false, false});
+    }
+    Table table(std::move(columns));
+    table.set_label_separator(label_separator(l));
+    for (std::size_t r = 0; r < c.rows.size(); ++r) {
+      std::vector<std::string> cells{c.rows[r][0]};
+      for (const std::size_t card : cards) {
+        cells.push_back(card + 1 < c.rows[r].size() ? c.rows[r][card + 1] : std::string());
+      }
+      table.add_row(std::move(cells), r < c.prose.size() && c.prose[r]);
+    }
+    return table;
+  };
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::size_t> group;
+  for (std::size_t card = 0; card + 1 < c.header.size(); ++card) {
+    std::vector<std::size_t> more = group;
+    more.push_back(card);
+    if (group.empty() || width == 0 || table_of(more).fits("", width)) {
+      group = std::move(more);
     } else {
-      out += paint.dim(fmt::format("    -  {}", f.rule_id)) + "\n";
+      groups.push_back(std::move(group));
+      group = {card};
+    }
+  }
+  groups.push_back(std::move(group));
+  std::string out;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    out += (g == 0 ? "" : "\n") + table_of(groups[g]).to_string("", width);
+  }
+  for (const auto& [name, lines] : c.notes) {
+    out += "\n" + paint.bold(bullet(name, width, "", "  "));
+    for (const auto& line : lines) {
+      out += bullet(line, width);
     }
   }
   return out;
@@ -220,25 +244,12 @@ std::string explain_findings(const std::vector<Finding>& findings, const Paint& 
 std::string render_text(const Report& report, Language l, const TextStyle& style) {
   const Paint paint{style.color};
   const std::size_t width = static_cast<std::size_t>(std::max(style.width, 0));
+  auto heading = [&](const std::string& text) { return paint.bold(bullet(text, width, "", "  ")); };
+  const bool comparing = !report.request.compare.empty();
   std::string out = paint.bold(bullet(header_line(report, l), width, "", "")) + "\n";
 
-  if (!report.request.compare.empty()) {
-    const render::Comparison c = render::comparison(report, l);
-    std::vector<std::pair<std::string, Align>> columns;
-    for (std::size_t i = 0; i < c.header.size(); ++i) {
-      columns.emplace_back(c.header[i], i == 0 ? Align::left : Align::right);
-    }
-    Table table(columns);
-    for (const auto& row : c.rows) {
-      table.add_row(row);
-    }
-    out += table.to_string();  // every figure whole: a comparison is read across, not cut to fit
-    for (const auto& [name, lines] : c.notes) {
-      out += fmt::format("\n{}\n", paint.bold(name));
-      for (const auto& line : lines) {
-        out += bullet(line, width);
-      }
-    }
+  if (comparing) {
+    out += comparison_text(report, l, width, paint);
   } else if (report.anything_fits()) {
     out += paint.good(bullet(headline(report, l), width, "", "  "));
     for (const auto& line : headline_notes(report, l)) {
@@ -247,16 +258,21 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     out += "\n";
     const bool training = is_training(report.request.task);
     const bool rent = report.request.mode == CostMode::rent;
-    Table table({{"#", Align::right},
-                 {say(l, Phrase::col_gpu), Align::left},
-                 {say(l, Phrase::col_count), Align::right},
-                 {say(l, Phrase::col_memory), Align::right},
-                 {say(l, Phrase::col_headroom), Align::right},
-                 {say(l, training ? Phrase::col_time : Phrase::col_throughput), Align::right},
+    using render::Overflow;
+    // Too wide: the score (its parts are under "Why") and the headroom (the
+    // memory says it) go first; then time, memory, cost and count move under
+    // their row. The rank and the card stay.
+    Table table({{"#", 9, Align::right, Overflow::keep},
+                 {say(l, Phrase::col_gpu), 9, Align::left, Overflow::keep},
+                 {say(l, Phrase::col_count), 8, Align::right},
+                 {say(l, Phrase::col_memory), 6, Align::right},
+                 {say(l, Phrase::col_headroom), 2, Align::right, Overflow::drop},
+                 {say(l, training ? Phrase::col_time : Phrase::col_throughput), 5, Align::right},
                  {say(l, rent ? (training ? Phrase::col_rent_run : Phrase::col_rent_per_m)
                               : (training ? Phrase::col_own_run : Phrase::col_own_per_m)),
-                  Align::right},
-                 {say(l, Phrase::col_score), Align::right}});
+                  7, Align::right},
+                 {say(l, Phrase::col_score), 1, Align::right, Overflow::drop}});
+    table.set_label_separator(label_separator(l));
     for (const auto& r : report.recommendations) {
       table.add_row(
           {std::to_string(r.rank), r.gpu.name, std::to_string(r.estimate.count),
@@ -267,29 +283,28 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     }
     out += table.to_string("", width);
     if (report.omitted > 0) {
-      out += say(l, Phrase::more_fit, report.omitted) + "\n";
+      out += bullet(say(l, Phrase::more_fit, report.omitted), width, "", "");
     }
     for (std::size_t i = 0; i < report.recommendations.size() && i < explained_picks; ++i) {
       const auto& r = report.recommendations[i];
-      out += "\n" + paint.bold(say(l, Phrase::why, r.rank, r.gpu.name, describe(r.score, l))) + "\n";
+      out += "\n" + heading(say(l, Phrase::why, r.rank, r.gpu.name, describe(r.score, l)));
       for (const auto& line : rationale(report.request, r, l)) {
         const std::string text = bullet(line.text, width);
-        out += line.warning ? paint.warn(text.substr(0, text.size() - 1)) + "\n" : text;
+        out += line.warning ? paint.warn(text) : text;
       }
     }
   } else {
-    out += paint.bold(say(l, report.request.gpu_ids.empty() ? Phrase::nothing_fits : Phrase::nothing_fits_selected)) +
-           "\n";
+    out += heading(say(l, report.request.gpu_ids.empty() ? Phrase::nothing_fits : Phrase::nothing_fits_selected));
     if (!report.ways_out.empty()) {
-      out += "\n" + paint.bold(say(l, Phrase::ways_out)) + "\n";
+      out += "\n" + heading(say(l, Phrase::ways_out));
       for (const auto& w : report.ways_out) {
         out += bullet(describe(w, report.request, l), width);
       }
     }
   }
 
-  if (!report.rejected.empty() && report.request.compare.empty()) {
-    out += "\n" + paint.bold(say(l, Phrase::rejected, report.rejected.size())) + "\n";
+  if (!report.rejected.empty() && !comparing) {
+    out += "\n" + heading(say(l, Phrase::rejected, report.rejected.size()));
     std::string lines;
     std::size_t not_selected = 0;  // cards left out by --gpu: one line for all of them
     for (const auto& r : report.rejected) {
@@ -304,37 +319,56 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     if (not_selected > 0) {
       lines += bullet(say(l, Phrase::not_selected_cards, not_selected), width);
     }
-    out += paint.on ? paint.dim(lines.substr(0, lines.size() - 1)) + "\n" : lines;
+    out += paint.dim(lines);
   }
 
   if (!report.unmatched_rules.empty()) {
-    out += "\n" + paint.bold(say(l, Phrase::warnings)) + "\n";
+    out += "\n" + heading(say(l, Phrase::warnings));
     for (const auto& rule : report.unmatched_rules) {
       out += paint.warn(bullet(describe(rule, l), width));
     }
   }
 
-  if (report.request.explain) {
-    out += "\n" + paint.bold(say(l, Phrase::rule_evaluation)) + "\n";
-    for (const auto& r : report.recommendations) {
-      out += fmt::format("  #{} {}: {}\n", r.rank, r.gpu.name, describe(r.score, l));
-      out += explain_findings(r.findings, paint, l);
+  if (report.request.explain || report.request.explain_all) {
+    // What the sections above said already is not said again: a pick's
+    // score is in its "Why" heading, the rules' messages in its reasons (or,
+    // in a comparison, its notes), a rejected card's reasons in the list of
+    // rejected cards.
+    const bool all = report.request.explain_all;
+    out += "\n" + heading(say(l, all ? Phrase::rule_evaluation : Phrase::rule_evaluation_fired));
+    for (std::size_t i = 0; i < report.recommendations.size(); ++i) {
+      const auto& r = report.recommendations[i];
+      const bool why = !comparing && i < explained_picks;
+      const bool above = why || comparing;
+      const bool any_fired =
+          std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.fired; });
+      std::string head = fmt::format("#{} {}", r.rank, r.gpu.name);
+      if (!why) {
+        head = say(l, Phrase::explain_label_text, head, describe(r.score, l));
+      }
+      if (above && any_fired) {
+        head = say(l, Phrase::explain_said_above, head);
+      }
+      out += bullet(head, width, "  ", "    ");
+      out += explain_findings(r.findings, above ? Said::everything : Said::nothing, all, paint, width, l);
     }
     for (const auto& r : report.rejected) {
       if (r.findings.empty()) {
         continue;  // not considered (--gpu)
       }
-      out += fmt::format("  {} {}: {}\n", say(l, Phrase::rule_rejected), r.gpu.name,
-                         text::join(reasons(r, report.request, l), "; "));
-      out += explain_findings(r.findings, paint, l);
+      // A comparison's notes give every message; the list of rejected cards only the reasons.
+      out += bullet(say(l, comparing ? Phrase::explain_said_above : Phrase::explain_reasons_above,
+                        fmt::format("{} {}", say(l, Phrase::rule_rejected), r.gpu.name)),
+                    width, "  ", "    ");
+      out += explain_findings(r.findings, comparing ? Said::everything : Said::rejections, all, paint, width, l);
     }
   }
 
-  out += fmt::format("\n{}\n", paint.bold(say(l, Phrase::assumptions)));
+  out += "\n" + heading(say(l, Phrase::assumptions));
   for (const auto& a : assumptions(report.request, report.model, l)) {
     out += bullet(a, width);
   }
-  out += "\n" + say(l, Phrase::footer, report.catalog.version, report.catalog.updated) + "\n";
+  out += "\n" + bullet(say(l, Phrase::footer, report.catalog.version, report.catalog.updated), width, "", "");
   return out;
 }
 

@@ -531,6 +531,11 @@ constexpr Entry entries[] = {
   {Phrase::unit_years, "{:.1f} years", "{:.1f} 年"},
   {Phrase::unit_per_hour, "{}/hour", "每小时 {}"},
   {Phrase::unit_per_gpu_hour, "{}/GPU-hour", "每卡时 {}"},
+  {Phrase::compare_no_see_below, "no (see below)", "否（原因见下文）"},
+  {Phrase::rule_evaluation_fired, "Rules that fired, per card considered (--explain=all lists every rule):", "各参与比较的卡触发的规则（--explain=all 列出全部规则）："},
+  {Phrase::explain_label_text, "{}: {}", "{}：{}"},
+  {Phrase::explain_said_above, "{} (messages above)", "{}（说明见上文）"},
+  {Phrase::explain_reasons_above, "{} (reasons above)", "{}（未入选原因见上文）"},
 };
 // clang-format on
 
