@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpu_advise/estimate.hpp"
@@ -24,8 +25,13 @@ namespace gpu_advise {
 [[nodiscard]] std::string describe(const RejectReason& reason, const Request& request, Language language);
 [[nodiscard]] std::string describe(const UnmatchedRule& rule, Language language);
 
-// The model for people: "Llama 3.1 70B", "a 70B model".
+// The model for people: "Llama 3.1 70B", "a 70B model", "an 8B model".
 [[nodiscard]] std::string model_label(const ModelShape& model, Language language);
+
+// "a" or "an" before `word`, by how it is said: numbers by their English
+// words ("an 8B", "an 11B", "an 18B", "an 80B", "an 8x7B"; "a 70B", "a 1.5T",
+// "a 110B"), anything else by its first letter (a vowel takes "an").
+[[nodiscard]] std::string_view indefinite_article(std::string_view word);
 
 // One line of a pick's rationale; `warning` for a rule with a warning effect.
 struct Sentence {

@@ -62,9 +62,10 @@ std::string describe(const Layout& layout, Task task, Language language) {
   if (layout.expert > 1) {
     parts.push_back(fmt::format("EP {}", layout.expert));
   }
-  std::string out = text::join(parts, " x ");
+  const bool zh = language == Language::zh;
+  std::string out = text::join(parts, zh ? " × " : " x ");
   if (layout.data > 1) {
-    out += fmt::format(", ZeRO-{}", layout.zero_stage);
+    out += (zh ? "，" : ", ") + fmt::format("ZeRO-{}", layout.zero_stage);
   }
   if (layout.recompute == Recompute::full && task == Task::pretrain) {
     out += say(language, Phrase::layout_full_recompute);
@@ -181,14 +182,42 @@ std::string describe(const UnmatchedRule& rule, Language language) {
   return say(language, Phrase::unmatched_rule, rule.rule_id, rule.origin);
 }
 
+std::string_view indefinite_article(std::string_view word) {
+  if (word.empty()) {
+    return "a";
+  }
+  const char first = word.front();
+  if (first >= '0' && first <= '9') {
+    // Eight, eighteen, eighty, eight hundred, eight thousand: every number
+    // that starts with an 8 starts with a vowel sound.
+    if (first == '8') {
+      return "an";
+    }
+    // Eleven and eighteen, alone or as the thousands, millions, ... (11,000;
+    // 18M is said "eighteen"): a leading 11 or 18 in a group of two digits.
+    std::size_t digits = 0;
+    for (const char c : word) {
+      if (c >= '0' && c <= '9') {
+        ++digits;
+      } else if (c != ',') {
+        break;
+      }
+    }
+    const bool eleven_or_eighteen = word.starts_with("11") || word.starts_with("18");
+    return digits % 3 == 2 && eleven_or_eighteen ? "an" : "a";
+  }
+  return std::string_view("aeiouAEIOU").find(first) != std::string_view::npos ? "an" : "a";
+}
+
 std::string model_label(const ModelShape& model, Language language) {
   if (model.source != ModelSource::inferred) {
     return model.name;
   }
+  const std::string params = format_parameter_count(model.params);
   return model.active_params != model.params
-             ? say(language, Phrase::model_inferred_moe, format_parameter_count(model.params),
+             ? say(language, Phrase::model_inferred_moe, indefinite_article(params), params,
                    format_parameter_count(model.active_params))
-             : say(language, Phrase::model_inferred, format_parameter_count(model.params));
+             : say(language, Phrase::model_inferred, indefinite_article(params), params);
 }
 
 namespace {
@@ -227,7 +256,10 @@ std::string step_sentence(const TrainingStep& step, Language language) {
       parts.push_back(say(language, phrase, 100.0 * step.share(seconds)));
     }
   }
-  return say(language, Phrase::training_step, format_parameter_count(step.tokens), step.micro_batches, step.seconds(),
+  // Three significant digits, never an exponent: "2.33", "62.5", "1040".
+  const double seconds = step.seconds();
+  const std::string said = seconds >= 100 ? fmt::format("{:.0f}", seconds) : fmt::format("{:.3g}", seconds);
+  return say(language, Phrase::training_step, format_parameter_count(step.tokens), step.micro_batches, said,
              text::join(parts, language == Language::zh ? "，" : ", "));
 }
 
@@ -389,8 +421,8 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
       for (const auto target : request.lora_targets) {
         targets.emplace_back(to_string(target));
       }
-      std::string line = say(language, Phrase::assume_lora, request.lora_rank, text::join(targets, ", "),
-                             to_string(request.optimizer));
+      std::string line = say(language, Phrase::assume_lora, request.lora_rank,
+                             text::join(targets, language == Language::zh ? "、" : ", "), to_string(request.optimizer));
       if (request.task == Task::qlora) {
         line += say(language, Phrase::assume_qlora_base);
       }
