@@ -14,6 +14,7 @@
 
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/catalog.hpp"
+#include "gpu_advise/fit.hpp"
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/rules.hpp"
@@ -234,6 +235,26 @@ BENCHMARK(BM_Version)
     ->MinTime(0.5)
     ->Repetitions(7)
     ->ReportAggregatesOnly(true);
+
+// fit: 8 cards against every preset and four tasks, with the largest-model
+// sweeps; its cost in units of BM_Advise/0 (one recommend over the whole
+// catalog) is the ratio docs/performance.md reports.
+void BM_Fit(benchmark::State& state) {
+  FitRequest request;
+  for (const Task task : {Task::full, Task::lora, Task::qlora, Task::inference}) {
+    Request r;
+    r.task = task;
+    request.tasks.push_back(r);
+  }
+  request.models = load_embedded_models().models();
+  request.fleets = {Fleet{"h100-sxm5", 8}};
+  request.find_largest = state.range(0) == 1;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(fit(request, catalog(), rules()));
+  }
+  state.SetLabel(request.find_largest ? "with sweeps" : "rows only");
+}
+BENCHMARK(BM_Fit)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_WholeProcessJson(benchmark::State& state) {
   spawn(state, {GPU_ADVISE_BIN, "--params", "70B", "--task", "lora", "--budget", "low", "--format", "json"});

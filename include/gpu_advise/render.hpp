@@ -12,7 +12,9 @@
 
 namespace gpu_advise {
 
-enum class OutputFormat { text, json, markdown, html };
+struct FitReport;  // fit.hpp
+
+enum class OutputFormat { text, json, markdown, html, csv, tsv };
 [[nodiscard]] std::span<const EnumName<OutputFormat>> names(OutputFormat);
 
 // The version of the JSON documents below; bumped on any incompatible change.
@@ -26,10 +28,20 @@ struct TextStyle {
 };
 [[nodiscard]] std::string render_text(const Report& report, Language language = Language::en,
                                       const TextStyle& style = {});
+// The block a client's report opens with: when it was prepared (YYYY-MM-DD;
+// the CLI takes today, or SOURCE_DATE_EPOCH for reproducible output), for
+// whom and by whom (--prepared-for, --prepared-by; empty: not shown).
+struct ReportHeader {
+  std::string date;
+  std::string prepared_for;
+  std::string prepared_by;
+};
 // A consultant's report: Markdown, and one self-contained HTML file (inline
 // CSS and SVG charts, no scripts, A4 print).
-[[nodiscard]] std::string render_markdown(const Report& report, Language language = Language::en);
-[[nodiscard]] std::string render_html(const Report& report, Language language = Language::en);
+[[nodiscard]] std::string render_markdown(const Report& report, Language language = Language::en,
+                                          const ReportHeader& header = {});
+[[nodiscard]] std::string render_html(const Report& report, Language language = Language::en,
+                                      const ReportHeader& header = {});
 enum class JsonStyle { pretty, line };
 [[nodiscard]] std::string render_json(const Report& report, Language language = Language::en,
                                       JsonStyle style = JsonStyle::pretty);
@@ -40,14 +52,35 @@ enum class JsonStyle { pretty, line };
 // A batch line that could not be evaluated: {"schema_version", "line", "status": 2, "error"}.
 [[nodiscard]] std::string render_batch_error(std::size_t line, const std::string& message);
 
-[[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog, Language language = Language::en);
+// The listings' tables fit style.width columns (0: as wide as they need).
+[[nodiscard]] std::string render_catalog_list_text(const Catalog& catalog, Language language = Language::en,
+                                                   const TextStyle& style = {});
 [[nodiscard]] std::string render_catalog_list_json(const Catalog& catalog);
+
+// CSV (RFC 4180, CRLF) or TSV for `format`: one row per card (per model and
+// task for fit) with the stable columns of docs/csv.md, numbers plain, money
+// in the request's currency; reasons in `language`.
+[[nodiscard]] std::string render_table(const Report& report, OutputFormat format, Language language = Language::en);
+[[nodiscard]] std::string render_catalog_list_table(const Catalog& catalog, OutputFormat format);
+[[nodiscard]] std::string render_fit_table(const FitReport& report, OutputFormat format,
+                                           Language language = Language::en);
+
+// fit: what the user's cards can train or serve.
+[[nodiscard]] std::string render_fit_text(const FitReport& report, Language language = Language::en,
+                                          const TextStyle& style = {});
+[[nodiscard]] std::string render_fit_json(const FitReport& report, Language language = Language::en);
+[[nodiscard]] std::string render_fit_markdown(const FitReport& report, Language language = Language::en,
+                                              const ReportHeader& header = {});
+[[nodiscard]] std::string render_fit_html(const FitReport& report, Language language = Language::en,
+                                          const ReportHeader& header = {});
 // Chinese price ranges are shown in CNY at `rate` when it has one.
 [[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu, const ExchangeRate& rate = {},
-                                          Language language = Language::en);
+                                          Language language = Language::en, const TextStyle& style = {});
 [[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu);
-[[nodiscard]] std::string render_models_text(const ModelCatalog& models, Language language = Language::en);
-[[nodiscard]] std::string render_rules_text(const RuleSet& rules, Language language = Language::en);
+[[nodiscard]] std::string render_models_text(const ModelCatalog& models, Language language = Language::en,
+                                             const TextStyle& style = {});
+[[nodiscard]] std::string render_rules_text(const RuleSet& rules, Language language = Language::en,
+                                            const TextStyle& style = {});
 [[nodiscard]] std::string render_models_json(const ModelCatalog& models);
 
 }  // namespace gpu_advise

@@ -87,6 +87,14 @@ struct TrainingBytes {
 [[nodiscard]] std::vector<LoraTarget> parse_lora_targets(std::string_view text, std::string_view flag);
 
 // A user's price for one card, overriding the catalog's quotes.
+// A default the user configured, in the environment (GPU_ADVISE_REGION) or in
+// the config file, that a request took because no flag said otherwise.
+struct ConfiguredDefault {
+  std::string key;     // "region"
+  std::string value;   // "cn"
+  std::string origin;  // "GPU_ADVISE_REGION", or "/home/u/.config/gpu-advise/config.yaml:2"
+};
+
 struct PriceOverride {
   std::string gpu_id;
   double usd_per_gpu_hour = 0;
@@ -115,11 +123,14 @@ struct Request {
   BudgetTier budget = BudgetTier::medium;
   std::optional<double> budget_usd;  // --budget 50k: a hard cap on the plan's cost
   Region region = Region::global;    // where the cards are bought or rented
-  bool explain = false;              // --explain: every rule's verdict per card
+  bool explain = false;              // --explain: the rules that fired on each card, and each score's parts
+  bool explain_all = false;          // --explain=all: also every rule that did not fire
   std::vector<std::string> gpu_ids;  // only consider these card ids (resolved); empty = all
   std::vector<std::string> compare;  // compare: these cards side by side, in this order
   std::optional<int> count;          // fix the number of cards
   std::optional<int> top;            // list at most this many recommendations
+  bool ways_out = true;              // when nothing fits, search the ways out (fit's rows do not)
+  bool owned = false;                // fit: the user has the cards, so rules about getting them do not apply
   int max_gpus = 65536;              // the largest cluster considered
 
   // Training. Each default is stated in the output's assumptions.
@@ -181,6 +192,9 @@ struct Request {
   ExchangeRate exchange_rate;
   std::vector<PriceOverride> prices;
   OwnershipCosts ownership;
+
+  // The configured defaults this request took (stated in the assumptions).
+  std::vector<ConfiguredDefault> configured;
 
   // Training tokens this request implies (tokens x epochs for fine-tuning).
   [[nodiscard]] double training_tokens() const;

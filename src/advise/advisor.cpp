@@ -483,7 +483,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   }
   report.recommendations = std::move(options);
   report.why_not = closest_rejected(report.rejected);
-  if (!report.anything_fits()) {
+  if (!report.anything_fits() && request.ways_out) {
     report.ways_out = ways_out(request, report.model, considered, rules, catalog.info().updated);
   }
   for (const auto& rule : rules.rules()) {

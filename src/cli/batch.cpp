@@ -99,6 +99,11 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
   f.rules = defaults.rules;
   f.lang = defaults.lang;
   f.compact = defaults.compact;  // batch --compact: every line compact, unless a line says "compact": false
+  // The configured defaults (GPU_ADVISE_REGION, config.yaml) hold unless the line says otherwise.
+  f.region = defaults.region;
+  f.currency = defaults.currency;
+  f.budget = defaults.budget;
+  f.configured = defaults.configured;
   auto text = [](const nlohmann::json& value, const std::string& key) -> std::string {
     if (value.is_string()) {
       return value.get<std::string>();
@@ -158,9 +163,7 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
       }
     };
     std::visit(Read{f, value, key, text, list}, spec->field);
-  }
-  if (f.budget.empty()) {
-    f.budget = "medium";
+    std::erase_if(f.configured, [&](const ConfiguredDefault& d) { return d.key == key; });
   }
   return f;
 }
@@ -259,6 +262,10 @@ std::string cache_key(const Flags& f) {
     };
     std::visit(Add{f, add}, spec.field);
   }
+  for (const auto& configured : f.configured) {  // stated in the assumptions
+    add(configured.key);
+    add(configured.origin);
+  }
   return key;
 }
 
@@ -311,7 +318,7 @@ BatchAnswer answer_batch_line(std::string_view line, std::size_t number, BatchCo
 }
 
 int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool stdin_closed) {
-  if (flags.output_given && flags.output != "-") {
+  if (std::any_of(flags.outputs.begin(), flags.outputs.end(), [](const std::string& o) { return o != "-"; })) {
     throw UsageError("batch writes to standard output; redirect it instead of --output");
   }
   const bool from_stdin = flags.batch_file.empty() || flags.batch_file == "-";

@@ -23,10 +23,10 @@ const std::vector<FlagSpec>& flag_table() {
   static const Request d;
   static const Flags f;
   const auto days = [](double hours) { return format::number(hours / 24) + "d"; };
-  // name, field, --help group, value name, help, default shown, scope, batch key, repeatable
+  // name, field, --help group, value name, help, default shown, scope, batch key, repeatable, short name
   static const std::vector<FlagSpec> table = {
       {"--params", &Flags::params, "Workload", "COUNT", "Total parameters of the model: 70B, 7b, 1.5T, 405e9", "",
-       FlagScope::any, "params", false},
+       FlagScope::any, "params", false, "-p"},
       {"--model", &Flags::model, "Workload", "NAME",
        "A model preset: llama-3.1-70b, qwen2.5-72b, deepseek-v3, ... (see 'models')", "", FlagScope::any, "model",
        false},
@@ -35,10 +35,11 @@ const std::vector<FlagSpec>& flag_table() {
       {"--active-params", &Flags::active_params, "Workload", "COUNT",
        "With --params: parameters active per token (MoE)", "", FlagScope::any, "active_params", false},
       {"--task", &Flags::task, "Workload", "TASK",
-       "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)", "", FlagScope::any, "task", false},
+       "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)", "", FlagScope::any, "task", false,
+       "-t"},
       {"--budget", &Flags::budget, "Workload", "TIER|AMOUNT",
        "low (cost first), medium (balanced), high (speed first), or a cap in --currency: 50k, $1.2M, 350k cny",
-       f.budget, FlagScope::any, "budget", false},
+       shown(d.budget), FlagScope::any, "budget", false, "-b"},
       {"--region", &Flags::region, "Workload", "REGION",
        fmt::format("Where the cards are bought or rented: {} (default) or cn", shown(d.region)), "", FlagScope::any,
        "region", false},
@@ -132,32 +133,98 @@ const std::vector<FlagSpec>& flag_table() {
        "(repeatable)",
        "", FlagScope::any, "price", true},
       {"--gpu", &Flags::gpus, "Selection", "ID", "Only consider this card (id or alias; repeat for several)", "",
-       FlagScope::any, "gpu", true},
+       FlagScope::any, "gpu", true, "-g"},
       {"--count", &Flags::count, "Selection", "N", "Fix the number of cards instead of finding the smallest that fits",
-       "", FlagScope::any, "count", false},
+       "", FlagScope::any, "count", false, "-n"},
       {"--top", &Flags::top, "Selection", "N", "List at most N recommendations", "", FlagScope::any, "top", false},
       {"--max-gpus", &Flags::max_gpus, "Selection", "N",
        fmt::format("The largest cluster to consider (default {})", shown(d.max_gpus)), "", FlagScope::any, "max_gpus",
        false},
-      {"--format", &Flags::format, "Output", "FORMAT", "text | json | markdown | html", f.format, FlagScope::any, "",
-       false},
+      {"--format", &Flags::format, "Output", "FORMAT",
+       "text | json | markdown | html | csv | tsv (default: each --output file's extension, else text)", "",
+       FlagScope::any, "", false, "-f"},
       {"--color", &Flags::color, "Output", "WHEN", "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)",
        f.color, FlagScope::any, "", false},
       {"--lang", &Flags::lang, "Output", "LANG", "en | zh (default from LC_ALL / LC_MESSAGES / LANG)", "",
        FlagScope::any, "lang", false},
-      {"--output", &Flags::output, "Output", "FILE",
-       "Write the result to FILE (atomically; a device or pipe directly; - for stdout)", "", FlagScope::any, "", false},
+      {"--output", &Flags::outputs, "Output", "FILE",
+       "Write the result to FILE (repeatable; atomically; a device or pipe directly; - for stdout)", "", FlagScope::any,
+       "", true, "-o"},
+      {"--prepared-for", &Flags::prepared_for, "Output", "TEXT",
+       "Markdown and HTML reports: the client the report is prepared for", "", FlagScope::any, "", false},
+      {"--prepared-by", &Flags::prepared_by, "Output", "TEXT", "Markdown and HTML reports: who prepared it", "",
+       FlagScope::any, "", false},
       {"--catalog", &Flags::catalogs, "Data", "FILE", "Add or override cards from a catalog FILE (repeatable)", "",
        FlagScope::any, "", true},
       {"--rules", &Flags::rules, "Data", "FILE", "Add or override scenario rules from a rules FILE (repeatable)", "",
        FlagScope::any, "", true},
-      {"--explain", &Flags::explain, "Output", "", "Show every rule's verdict on every card, and each score's parts",
-       "", FlagScope::any, "explain", false},
+      {"--explain", &Flags::explain, "Output", "",
+       "Show the rules that fired on each card and each score's parts; --explain=all adds the rules that did not", "",
+       FlagScope::any, "explain", false},
       {"--compact", &Flags::compact, "Output", "",
        "JSON: one small object with the top plan's key figures (for sweeps; docs/json.md)", "", FlagScope::any,
        "compact", false},
   };
   return table;
+}
+
+std::string_view command_name(Command command) {
+  switch (command) {
+    case Command::recommend: return "recommend";
+    case Command::compare: return "compare";
+    case Command::fit: return "fit";
+    case Command::batch: return "batch";
+    case Command::models: return "models";
+    case Command::catalog_list: return "catalog list";
+    case Command::catalog_show: return "catalog show";
+    case Command::catalog_validate: return "catalog validate";
+    case Command::rules_list: return "rules list";
+    case Command::rules_validate: return "rules validate";
+    case Command::help: return "help";
+  }
+  return "";
+}
+
+bool accepts(Command command, const FlagSpec& spec) {
+  const std::string_view name = spec.name;
+  const bool advice = command == Command::recommend || command == Command::compare || command == Command::fit;
+  const bool listing = command == Command::models || command == Command::catalog_list ||
+                       command == Command::catalog_show || command == Command::rules_list;
+  if (command == Command::catalog_validate || command == Command::rules_validate) {
+    return name == "--output";  // they check one file alone, and say so in one line
+  }
+  if (command == Command::help) {
+    return false;
+  }
+  if (name == "--catalog" || name == "--rules" || name == "--lang") {
+    return true;  // every command loads the data, so a file given is always checked
+  }
+  if (name == "--format" || name == "--output") {
+    return true;  // batch takes JSON only, to standard output: it says so itself
+  }
+  if (name == "--color") {
+    return advice || listing;
+  }
+  if (name == "--compact") {
+    return command == Command::recommend || command == Command::compare || command == Command::batch;
+  }
+  if (name == "--explain") {
+    return command == Command::recommend || command == Command::compare;
+  }
+  if (name == "--prepared-for" || name == "--prepared-by") {
+    return advice;
+  }
+  if (name == "--gpu") {  // compare names its cards as arguments
+    return command == Command::recommend || command == Command::fit;
+  }
+  if (name == "--top") {  // compare lists every card it names
+    return command == Command::recommend;
+  }
+  if (name == "--max-gpus") {  // fit sizes the cards the user has
+    return command == Command::recommend || command == Command::compare;
+  }
+  // The workload, training, inference, cost and selection flags.
+  return advice;
 }
 
 bool given(const Flags& flags, const FlagSpec& spec) {
@@ -204,9 +271,9 @@ OutputFormat parse_format(const std::string& raw) {
   if (const auto format = enum_from_string<OutputFormat>(folded)) {
     return *format;
   }
-  std::string message =
-      fmt::format("--format: '{}' is not a format; expected text, json, markdown (or md) or html", text::excerpt(raw));
-  if (const auto suggestion = text::did_you_mean(raw, {"text", "json", "markdown", "html"})) {
+  std::string message = fmt::format(
+      "--format: '{}' is not a format; expected text, json, markdown (or md), html, csv or tsv", text::excerpt(raw));
+  if (const auto suggestion = text::did_you_mean(raw, {"text", "json", "markdown", "html", "csv", "tsv"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }
   throw UsageError(message);
@@ -278,13 +345,17 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
       throw UsageError(fmt::format("{}: an amount in CNY needs the catalog's exchange rate, and it has none", flag));
     }
   };
-  const BudgetChoice budget = parse_budget_choice(flags.budget, "--budget");
-  request.budget = budget.tier;
-  if (budget.amount) {
-    check_cny(*budget.amount, "--budget");
-    request.budget_usd = to_usd(*budget.amount);
+  if (!flags.budget.empty()) {
+    const BudgetChoice budget = parse_budget_choice(flags.budget, "--budget");
+    request.budget = budget.tier;
+    if (budget.amount) {
+      check_cny(*budget.amount, "--budget");
+      request.budget_usd = to_usd(*budget.amount);
+    }
   }
+  request.configured = flags.configured;
   request.explain = flags.explain;
+  request.explain_all = flags.explain && flags.explain_level == "all";
   for (const auto& query : flags.gpus) {
     try {
       const std::string& id = catalog.resolve(query).id;

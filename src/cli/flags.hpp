@@ -32,24 +32,28 @@ struct Flags {
   std::string model;
   std::string model_config;
   std::string task;
-  std::string budget{to_string(Request{}.budget)};
+  std::string budget;  // empty: the Request's default tier
   std::vector<std::string> gpus;
   std::string count;
+  std::vector<std::string> fit_counts;  // fit: --count per --gpu
   std::string top;
-  std::string format = "text";
+  std::string format;  // empty: from each --output file's extension, else text
   std::string color = "auto";
   std::string lang;
-  std::string output;
-  bool output_given = false;  // --output was given, even as ""
+  std::vector<std::string> outputs;  // --output, repeatable; "-" is standard output
   std::vector<std::string> catalogs;
   std::vector<std::string> rules;
   std::string region;
   bool explain = false;
+  std::string explain_level;  // --explain[=fired|all]: "fired" when given bare
+  std::string prepared_for;   // the report's header (--prepared-for, --prepared-by)
+  std::string prepared_by;
   bool compact = false;  // JSON: the top plan's key figures only (docs/json.md)
   std::string rules_validate_file;
   std::vector<std::string> compare_ids;
   std::string batch_file;
   std::string show_id;
+  std::vector<std::string> help_topic;  // help [COMMAND [SUBCOMMAND]]
   std::string validate_file;
   // sizing
   std::string seq_len;
@@ -81,10 +85,31 @@ struct Flags {
   std::string mode;
   std::string currency;
   std::vector<std::string> prices;
+  // The defaults of the environment and config file these flags took
+  // (defaults.hpp); a batch line that sets the key drops its entry.
+  std::vector<ConfiguredDefault> configured;
 };
 
 // Where a flag applies: any task, training tasks, LoRA and QLoRA, or inference.
 enum class FlagScope { any, training, lora, inference };
+
+// The commands, each with the flags it takes (accepts()); recommend is also
+// what a bare `gpu-advise --params ...` runs.
+enum class Command {
+  recommend,
+  compare,
+  fit,
+  batch,
+  models,
+  catalog_list,
+  catalog_show,
+  catalog_validate,
+  rules_list,
+  rules_validate,
+  help,
+};
+// "catalog list"
+[[nodiscard]] std::string_view command_name(Command command);
 
 // One flag, declared once: the CLI11 wiring, --help, the batch line keys and
 // the scope errors all come from flag_table(); a test checks the bash
@@ -97,11 +122,16 @@ struct FlagSpec {
   std::string help;            // one line for --help; defaults in it come from Request{}
   std::string default_text;    // shown by --help as =VALUE; empty: none shown
   FlagScope scope = FlagScope::any;
-  std::string_view batch_key;  // the key in a batch line ("seq_len"); empty: the command line only
-  bool repeatable = false;     // --gpu A --gpu B
+  std::string_view batch_key;   // the key in a batch line ("seq_len"); empty: the command line only
+  bool repeatable = false;      // --gpu A --gpu B
+  std::string_view short_name;  // "-p"; empty: none
 };
 
 [[nodiscard]] const std::vector<FlagSpec>& flag_table();
+
+// Whether `command` takes the flag: a flag a command would ignore is an
+// error, and each command's --help lists exactly the flags it takes.
+[[nodiscard]] bool accepts(Command command, const FlagSpec& spec);
 
 // Whether the flag was given (a non-empty value, a list, or true).
 [[nodiscard]] bool given(const Flags& flags, const FlagSpec& spec);

@@ -1,5 +1,7 @@
 #include "core/quantity_format.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "gpu_advise/units.hpp"
@@ -33,7 +35,11 @@ std::string money(double usd, MoneyUnit unit) {
   return fmt::format("{}{:.2f}", symbol, amount);
 }
 
-std::string number(double value) { return fmt::format("{:.4g}", value); }
+// Four significant figures, and whole numbers from 10000 up ("7801234 GPU-hours",
+// never "7.801e+06").
+std::string number(double value) {
+  return std::abs(value) >= 1e4 ? fmt::format("{:.0f}", value) : fmt::format("{:.4g}", value);
+}
 
 std::string quoted_amount(const PriceQuote& quote) {
   // Shown in the quote's own currency: the amount converted back is the amount quoted.

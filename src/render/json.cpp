@@ -3,6 +3,7 @@
 // json_out::Writer (no document tree). Keys are snake_case with units.
 #include <cmath>
 
+#include "gpu_advise/fit.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/words.hpp"
@@ -106,6 +107,15 @@ void request_json(Writer& w, const Request& r) {
     w.field("budget_usd", r.budget_usd);
     w.field("region", to_string(r.region));
     w.field("explain", r.explain);
+    w.array("configured", [&] {  // defaults from GPU_ADVISE_* or the config file
+      for (const auto& d : r.configured) {
+        w.begin_object();
+        w.field("key", d.key);
+        w.field("value", d.value);
+        w.field("origin", d.origin);
+        w.end_object();
+      }
+    });
     w.field("gpus", r.gpu_ids);
     w.field("compare", r.compare);
     w.field("count", r.count);
@@ -825,6 +835,88 @@ std::string render_gpu_json(const GpuSpec& gpu) {
   return document(JsonStyle::pretty, [&](Writer& w) {
     w.key("gpu");
     gpu_full_json(w, gpu);
+  });
+}
+
+std::string render_fit_json(const FitReport& report, Language language) {
+  return document(JsonStyle::pretty, [&](Writer& w) {
+    w.field("kind", "fit");
+    w.object("tool", [&] {
+      w.field("name", "gpu-advise");
+      w.field("version", report.tool_version);
+    });
+    w.field("language", to_string(language));
+    catalog_json(w, report.catalog);
+    w.field("outcome", report.anything_fits() ? "fits" : "nothing_fits");
+    w.array("tasks", [&] {
+      for (const auto& task : report.request.tasks) {
+        w.string(to_string(task.task));
+      }
+    });
+    w.field("models_skipped", report.request.models_skipped);
+    const auto request_of = [&](Task task) -> const Request& {
+      for (const auto& r : report.request.tasks) {
+        if (r.task == task) {
+          return r;
+        }
+      }
+      return report.request.tasks.front();
+    };
+    w.array("fleets", [&] {
+      for (const auto& fleet : report.fleets) {
+        w.begin_object();
+        gpu_ref(w, fleet.gpu);
+        w.field("count", fleet.fleet.count);
+        w.array("rows", [&] {
+          for (const auto& row : fleet.rows) {
+            const Request& request = request_of(row.task);
+            w.begin_object();
+            w.key("model");
+            w.begin_object();
+            model_members(w, row.model);
+            w.end_object();
+            w.field("task", to_string(row.task));
+            w.field("fits", row.plan.has_value());
+            w.field("copies", row.copies);
+            w.field("fleet_tokens_per_s", round6(row.fleet_tokens_per_s));
+            w.key("plan");
+            if (row.plan) {
+              recommendation_json(w, *row.plan, request, language);
+            } else {
+              w.null();
+            }
+            w.array("reasons", [&] {
+              if (row.rejection) {
+                for (const auto& reason : row.rejection->reasons) {
+                  reason_json(w, reason, request, language);
+                }
+              }
+            });
+            w.end_object();
+          }
+        });
+        w.array("largest", [&] {
+          for (const auto& largest : fleet.largest) {
+            w.begin_object();
+            w.field("task", to_string(largest.task));
+            w.field("params", largest.params > 0 ? std::optional<double>(largest.params) : std::nullopt);
+            w.field("params_text", largest.params > 0 ? format_parameter_count(largest.params) : std::string());
+            w.field("at_sweep_limit", largest.params >= fit_sweep_max_params);
+            w.end_object();
+          }
+        });
+        w.end_object();
+      }
+    });
+    w.array("configured", [&] {  // defaults from GPU_ADVISE_* or the config file
+      for (const auto& d : report.request.tasks.front().configured) {
+        w.begin_object();
+        w.field("key", d.key);
+        w.field("value", d.value);
+        w.field("origin", d.origin);
+        w.end_object();
+      }
+    });
   });
 }
 

@@ -63,9 +63,8 @@ std::string header_line(const Report& report, Language l) {
   if (r.budget_usd) {
     budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd, format::money_unit(r)));
   }
-  const std::string model = report.model.source == ModelSource::inferred ? label
-                            : l == Language::zh                          ? " " + label + " "
-                                                                         : label;
+  // Chinese: a preset's Latin name is set off from the task before it ("LoRA 微调 Qwen2.5 72B，").
+  const std::string model = report.model.source != ModelSource::inferred && l == Language::zh ? " " + label : label;
   return say(l, Phrase::header, report.tool_version, describe(r.task, l), model, budget,
              say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)) +
          (r.region == Region::cn ? say(l, Phrase::header_region_cn) : "");
@@ -312,7 +311,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
         ++not_selected;
         continue;
       }
-      lines += bullet(fmt::format("{}{} {}", r.gpu.name, say(l, Phrase::reason_colon),
+      lines += bullet(fmt::format("{}{}{}", r.gpu.name, say(l, Phrase::reason_colon),
                                   text::join(reasons(r, report.request, l), say(l, Phrase::reason_separator))),
                       width);
     }

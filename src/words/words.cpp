@@ -379,6 +379,14 @@ std::string recompute_words(Recompute mode, Language language) {
 
 std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language) {
   std::vector<std::string> out;
+  if (!request.configured.empty()) {  // GPU_ADVISE_REGION, config.yaml: said first, since no flag shows them
+    std::vector<std::string> items;
+    for (const auto& d : request.configured) {
+      items.push_back(say(language, Phrase::configured_item, d.key, d.value, d.origin));
+    }
+    out.push_back(
+        say(language, Phrase::assumption_configured, text::join(items, say(language, Phrase::fit_list_separator))));
+  }
   switch (model.source) {
     case ModelSource::inferred:
       out.push_back(
@@ -407,10 +415,11 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
                         request.tokens ? Phrase::assume_pretrain_tokens_given : Phrase::assume_pretrain_tokens_default,
                         format_parameter_count(request.training_tokens())));
     } else {
-      out.push_back(say(
-          language, request.tokens ? Phrase::assume_finetune_tokens : Phrase::assume_finetune_tokens_default,
-          format_parameter_count(request.training_tokens()),
-          format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)), format::number(request.epochs)));
+      out.push_back(
+          say(language, request.tokens ? Phrase::assume_finetune_tokens : Phrase::assume_finetune_tokens_default,
+              format_parameter_count(request.training_tokens()),
+              format_parameter_count(request.tokens.value_or(request.fine_tune_tokens)), format::number(request.epochs),
+              request.epochs == 1 ? "" : "s"));  // English's plural; Chinese has no use for it
     }
     const TrainingBytes bytes = training_bytes(request.optimizer);
     if (request.task == Task::full || request.task == Task::pretrain) {

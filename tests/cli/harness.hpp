@@ -85,6 +85,11 @@ inline Result shell(const std::string& script) {
     ::unsetenv("NO_COLOR");
     ::unsetenv("CLICOLOR_FORCE");
     ::unsetenv("COLUMNS");
+    // No defaults from the machine running the tests (docs/configuration.md).
+    for (const char* name : {"GPU_ADVISE_REGION", "GPU_ADVISE_LANG", "GPU_ADVISE_CURRENCY", "GPU_ADVISE_BUDGET"}) {
+      ::unsetenv(name);
+    }
+    ::setenv("GPU_ADVISE_CONFIG", "", 1);
     const std::string command =
         "{ " + script + "\n} >" + quote(out_file.string()) + " 2>" + quote(err_file.string()) + " </dev/null";
     ::execl("/bin/bash", "bash", "-c", command.c_str(), static_cast<char*>(nullptr));

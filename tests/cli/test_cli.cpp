@@ -322,7 +322,7 @@ TEST_CASE("buying in China rejects what cannot be bought in China, with dates", 
   CHECK_THAT(bad.err, Catch::Contains("--region: 'china' is not valid; expected global or cn"));
 }
 
-TEST_CASE("a budget amount caps the plan and --explain shows every rule", "[cli][rules]") {
+TEST_CASE("a budget amount caps the plan and --explain=all shows every rule", "[cli][rules]") {
   const Result capped = run({"--params", "7B", "--task", "inference", "--budget", "$500", "--format", "json"});
   REQUIRE(capped.status == 0);
   const auto doc = nlohmann::json::parse(capped.out);
@@ -330,10 +330,14 @@ TEST_CASE("a budget amount caps the plan and --explain shows every rule", "[cli]
   for (const auto& rec : doc["recommendations"]) {
     CHECK(rec["cost_usd"]["rent"]["typical"].get<double>() * 730 <= 500.0);
   }
-  const Result explained = run({"--params", "7B", "--task", "inference", "--budget", "low", "--explain", "--top", "2"});
+  const Result explained =
+      run({"--params", "7B", "--task", "inference", "--budget", "low", "--explain=all", "--top", "2"});
   CHECK(explained.status == 0);
   CHECK_THAT(explained.out, Catch::Contains("Rule evaluation") && Catch::Contains("fired") &&
                                 Catch::Contains("cn-buy-export-controlled"));
+  // Bare --explain: the rules that fired, not the ones that did not.
+  const Result fired = run({"--params", "7B", "--task", "inference", "--budget", "low", "--explain", "--top", "2"});
+  CHECK_THAT(fired.out, Catch::Contains("fired small-model-serving") && !Catch::Contains("cn-buy-export-controlled"));
   const Result json = run({"--params", "7B", "--task", "inference", "--explain", "--format", "json", "--top", "1"});
   const auto evaluated = nlohmann::json::parse(json.out)["recommendations"][0]["rules"];
   CHECK(evaluated.size() >= 15);  // every rule, fired or not

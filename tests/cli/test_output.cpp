@@ -34,7 +34,7 @@ TEST_CASE("reports come as Markdown and as one self-contained HTML file", "[cli]
   CHECK(html.out.find("\x1b[") == std::string::npos);
   const Result listing = run({"catalog", "list", "--format", "html"});
   CHECK(listing.status == 2);
-  CHECK_THAT(listing.err, Catch::Contains("listings take text or json"));
+  CHECK_THAT(listing.err, Catch::Contains("'catalog list' writes text, json, csv or tsv, not html"));
 }
 
 TEST_CASE("HTML escapes every text it prints", "[cli][formats]") {

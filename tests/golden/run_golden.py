@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Golden tests: every scenario in scenarios.txt, in every format, must print
 exactly the stored output; every JSON output must validate against
-docs/schema/recommendation.schema.json.
+docs/schema/recommendation.schema.json (fit's against docs/schema/fit.schema.json).
 
     run_golden.py --binary build/dev/gpu-advise [--scenario NAME] [--update]
 
 With --update (or GPU_ADVISE_UPDATE_GOLDEN=1) the stored outputs are rewritten.
-The environment is fixed (LC_ALL=C, COLUMNS=100, NO_COLOR) so outputs do not
-depend on the machine; they carry no timestamps or absolute paths.
+The environment is fixed (LC_ALL=C, COLUMNS=100, NO_COLOR, no config file, the
+reports dated by SOURCE_DATE_EPOCH) so outputs do not depend on the machine or
+the day; they carry no absolute paths.
 """
 import argparse
 import difflib
@@ -21,7 +22,20 @@ import jsonschema
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-FORMATS = {"text": "output.txt", "json": "output.json", "markdown": "output.md", "html": "output.html"}
+FORMATS = {"text": "output.txt", "json": "output.json", "markdown": "output.md", "html": "output.html",
+           "csv": "output.csv"}
+REPORT_DATE = "1796083200"  # 2026-12-01
+
+
+def validators():
+    """The recommendation and fit validators; fit's schema refers to the recommendation's objects."""
+    recommendation = json.loads((ROOT / "docs/schema/recommendation.schema.json").read_text(encoding="utf-8"))
+    fit = json.loads((ROOT / "docs/schema/fit.schema.json").read_text(encoding="utf-8"))
+    for schema in (recommendation, fit):
+        jsonschema.Draft202012Validator.check_schema(schema)
+    resolver = jsonschema.RefResolver.from_schema(fit, store={recommendation["$id"]: recommendation})
+    return (jsonschema.Draft202012Validator(recommendation),
+            jsonschema.Draft202012Validator(fit, resolver=resolver))
 
 
 def scenarios():
@@ -39,11 +53,9 @@ def main():
     parser.add_argument("--update", action="store_true")
     options = parser.parse_args()
     update = options.update or os.environ.get("GPU_ADVISE_UPDATE_GOLDEN") == "1"
-    schema = json.loads((ROOT / "docs/schema/recommendation.schema.json").read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    recommendation_validator, fit_validator = validators()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C", "COLUMNS": "100",
-           "NO_COLOR": "1"}
+           "NO_COLOR": "1", "GPU_ADVISE_CONFIG": "", "SOURCE_DATE_EPOCH": REPORT_DATE}
     failures = 0
     checked = 0
     for name, expected_status, args in scenarios():
@@ -69,6 +81,7 @@ def main():
                 print(f"FAIL {label}: an absolute path in the output")
                 failures += 1
             if fmt == "json":
+                validator = fit_validator if args[0] == "fit" else recommendation_validator
                 errors = list(validator.iter_errors(json.loads(output)))
                 for error in errors[:5]:
                     print(f"FAIL {label}: schema: {'/'.join(map(str, error.path))}: {error.message}")

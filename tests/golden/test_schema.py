@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The JSON Schema catches drift: every golden JSON validates, and removing any
+"""The JSON Schemas catch drift: every golden JSON validates, and removing any
 field of the document (top level, request, model, a recommendation and its
-nested objects, a rejection) makes it fail."""
+nested objects, a rejection; fit's fleets, rows and plans) makes it fail."""
 import copy
 import json
 import pathlib
@@ -24,12 +24,14 @@ def paths(value, prefix=()):
 
 
 def main():
-    schema = json.loads((ROOT / "docs/schema/recommendation.schema.json").read_text(encoding="utf-8"))
-    validator = jsonschema.Draft202012Validator(schema)
+    sys.path.insert(0, str(HERE))
+    from run_golden import validators  # the same validators as the golden run
+    recommendation_validator, fit_validator = validators()
     failures = 0
     checked = 0
     for golden in sorted(HERE.glob("*/output.json")):
         document = json.loads(golden.read_text(encoding="utf-8"))
+        validator = fit_validator if document.get("kind") == "fit" else recommendation_validator
         checked += 1
         if list(validator.iter_errors(document)):
             print(f"FAIL {golden.relative_to(ROOT)} does not validate")

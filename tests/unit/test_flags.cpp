@@ -51,6 +51,44 @@ TEST_CASE("the man page names exactly the flags of the flag table", "[flags]") {
   CHECK(named == table_flags());
 }
 
+// The README's tables: every flag of the table is there with its short form,
+// no flag is there that the program does not take, and a default the README
+// states in a flag's row is the one --help states.
+TEST_CASE("the README names exactly the flags of the flag table, with their defaults", "[flags]") {
+  const std::string readme = slurp(GPU_ADVISE_SOURCE_DIR "/README.md");
+  REQUIRE_FALSE(readme.empty());
+  std::set<std::string> named = flags_in(readme);
+  named.erase("--help");
+  named.erase("--version");
+  for (const char* tool : {"--preset", "--workflow", "--build", "--install", "--binary", "--update"}) {
+    named.erase(tool);  // the build and golden-test commands, not the program's
+  }
+  CHECK(named == table_flags());
+  std::istringstream lines(readme);
+  for (std::string line; std::getline(lines, line);) {
+    for (const auto& spec : cli::flag_table()) {
+      // The row of this flag: "| `--gpu ID` |" or "| `-g`, `--gpu ID` |" ("--output", not "--output-tokens").
+      const std::string first_cell = line.substr(0, line.find(" |", 2));
+      const bool row =
+          line.rfind("| ", 0) == 0 && (first_cell.find("`" + std::string(spec.name) + "`") != std::string::npos ||
+                                       first_cell.find("`" + std::string(spec.name) + " ") != std::string::npos);
+      if (!row) {
+        continue;
+      }
+      CAPTURE(line);
+      if (!spec.short_name.empty()) {
+        CHECK(line.find("`" + std::string(spec.short_name) + "`") != std::string::npos);
+      }
+      std::smatch said;
+      std::smatch helped;
+      const std::regex default_of(R"(\(default ([0-9][0-9.]*)\))");
+      if (std::regex_search(line, said, default_of) && std::regex_search(spec.help, helped, default_of)) {
+        CHECK(said[1] == helped[1]);
+      }
+    }
+  }
+}
+
 TEST_CASE("bash completion offers exactly the flags of the flag table", "[flags]") {
   const std::string bash = slurp(GPU_ADVISE_SOURCE_DIR "/scripts/gpu-advise.bash");
   std::smatch list;
