@@ -63,7 +63,7 @@ std::string header_line(const Report& report, Language l) {
   if (r.budget_usd) {
     budget = say(l, Phrase::header_budget_amount, format::money(*r.budget_usd, format::money_unit(r)));
   }
-  // Chinese: a preset's Latin name is set off from the task before it ("LoRA 微调 Qwen2.5 72B，").
+  // Chinese: a preset's Latin name is set off by a space from the task before it, not after.
   const std::string model = report.model.source != ModelSource::inferred && l == Language::zh ? " " + label : label;
   return say(l, Phrase::header, report.tool_version, describe(r.task, l), model, budget,
              say(l, r.mode == CostMode::rent ? Phrase::renting : Phrase::buying)) +

@@ -17,6 +17,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import warnings
 
 import jsonschema
 
@@ -33,7 +34,9 @@ def validators():
     fit = json.loads((ROOT / "docs/schema/fit.schema.json").read_text(encoding="utf-8"))
     for schema in (recommendation, fit):
         jsonschema.Draft202012Validator.check_schema(schema)
-    resolver = jsonschema.RefResolver.from_schema(fit, store={recommendation["$id"]: recommendation})
+    with warnings.catch_warnings():  # RefResolver: deprecated in newer jsonschema, the API of Debian 12's 4.10
+        warnings.simplefilter("ignore", DeprecationWarning)
+        resolver = jsonschema.RefResolver.from_schema(fit, store={recommendation["$id"]: recommendation})
     return (jsonschema.Draft202012Validator(recommendation),
             jsonschema.Draft202012Validator(fit, resolver=resolver))
 
