@@ -91,13 +91,13 @@ def main():
                 failures += bool(errors)
             golden = folder / filename
             if update:
-                golden.write_text(output, encoding="utf-8")
+                golden.write_bytes(output.encode("utf-8"))  # bytes: the CSV keeps its CRLF
                 continue
             if not golden.exists():
                 print(f"FAIL {label}: no golden file {golden.relative_to(ROOT)} (run with --update)")
                 failures += 1
                 continue
-            expected = golden.read_text(encoding="utf-8")
+            expected = golden.read_bytes().decode("utf-8")
             if output != expected:
                 diff = difflib.unified_diff(expected.splitlines(), output.splitlines(), "golden", "actual", lineterm="",
                                             n=1)
