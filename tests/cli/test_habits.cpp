@@ -147,7 +147,7 @@ TEST_CASE("short flags are the long ones", "[cli][habits]") {
   CHECK(shorts.out == longs.out);
 }
 
-TEST_CASE("--output is repeatable, each file in its extension's format, - is stdout", "[cli][habits][output]") {
+TEST_CASE("output is repeatable, each file in its extension's format, - is stdout", "[cli][habits][output]") {
   const auto dir = scratch() / "outputs";
   std::filesystem::create_directories(dir);
   const Result r = run({"-p", "8B", "-t", "qlora", "--top", "3", "-o", (dir / "plan.json").string(), "-o",
@@ -314,7 +314,7 @@ TEST_CASE("every table fits 80 columns and keeps the card names whole", "[cli][h
   CHECK_THAT(run({"catalog", "list"}, "COLUMNS=60").out, Catch::Contains("GeForce RTX 4090 24GB"));
 }
 
-TEST_CASE("--explain shows the rules that fired, --explain=all every rule", "[cli][habits][explain]") {
+TEST_CASE("explain shows the rules that fired, explain=all every rule", "[cli][habits][explain]") {
   const std::vector<std::string> args = {"--params", "7B", "--task", "inference", "--top", "3"};
   std::vector<std::string> fired = args;
   fired.push_back("--explain");

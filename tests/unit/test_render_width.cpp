@@ -116,7 +116,7 @@ TEST_CASE("recommend output fits the terminal width", "[render][text][width]") {
   }
 }
 
-TEST_CASE("--explain shows the rules that fired, and every rule only with explain_all", "[render][text][width]") {
+TEST_CASE("explain shows the rules that fired, and every rule only with explain_all", "[render][text][width]") {
   Request r = request(70e9, Task::lora);
   r.explain = true;
   const Report fired = report_for(r);
