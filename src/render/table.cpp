@@ -335,11 +335,11 @@ std::string wrap_lines(const std::string& text, std::size_t width, const std::st
   return out;
 }
 
-Table::Table(std::vector<std::pair<std::string, Align>> columns) {
+Table::Table(const std::vector<std::pair<std::string, Align>>& columns) {
   int priority = 0;
-  for (auto& [title, align] : columns) {
-    m_columns.push_back(Column{std::move(title), priority--, align,
-                               m_columns.empty() ? Overflow::keep : Overflow::stack, false, false});
+  for (const auto& [title, align] : columns) {
+    m_columns.push_back(
+        Column{title, priority--, align, m_columns.empty() ? Overflow::keep : Overflow::stack, false, false});
   }
 }
 

@@ -45,7 +45,7 @@ class Table {
  public:
   // The first column stays in the grid; the others may move under their row,
   // the rightmost first.
-  explicit Table(std::vector<std::pair<std::string, Align>> columns);
+  explicit Table(const std::vector<std::pair<std::string, Align>>& columns);
   explicit Table(std::vector<Column> columns) : m_columns(std::move(columns)) {}
   // A row; with `wraps`, its cells are free text that may break across lines
   // in any column that is not `keep`.

@@ -65,7 +65,7 @@ void check_fits(const std::string& text, int width) {
   }
 }
 
-Report report_for(Request r) {
+Report report_for(const Request& r) {
   return advise(r, infer_shape(r.params), load_embedded_catalog(), load_embedded_rules());
 }
 
