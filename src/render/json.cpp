@@ -95,6 +95,19 @@ void gpu_ref(Writer& w, const GpuSpec& gpu) {
   });
 }
 
+// The defaults taken from GPU_ADVISE_* or the config file (docs/configuration.md).
+void configured_json(Writer& w, const std::vector<ConfiguredDefault>& configured) {
+  w.array("configured", [&] {
+    for (const auto& d : configured) {
+      w.begin_object();
+      w.field("key", d.key);
+      w.field("value", d.value);
+      w.field("origin", d.origin);
+      w.end_object();
+    }
+  });
+}
+
 void request_json(Writer& w, const Request& r) {
   w.object("request", [&] {
     w.field("params", r.params);
@@ -107,15 +120,7 @@ void request_json(Writer& w, const Request& r) {
     w.field("budget_usd", r.budget_usd);
     w.field("region", to_string(r.region));
     w.field("explain", r.explain);
-    w.array("configured", [&] {  // defaults from GPU_ADVISE_* or the config file
-      for (const auto& d : r.configured) {
-        w.begin_object();
-        w.field("key", d.key);
-        w.field("value", d.value);
-        w.field("origin", d.origin);
-        w.end_object();
-      }
-    });
+    configured_json(w, r.configured);
     w.field("gpus", r.gpu_ids);
     w.field("compare", r.compare);
     w.field("count", r.count);
@@ -908,15 +913,7 @@ std::string render_fit_json(const FitReport& report, Language language) {
         w.end_object();
       }
     });
-    w.array("configured", [&] {  // defaults from GPU_ADVISE_* or the config file
-      for (const auto& d : report.request.tasks.front().configured) {
-        w.begin_object();
-        w.field("key", d.key);
-        w.field("value", d.value);
-        w.field("origin", d.origin);
-        w.end_object();
-      }
-    });
+    configured_json(w, report.request.tasks.front().configured);
   });
 }
 
