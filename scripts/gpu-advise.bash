@@ -84,13 +84,13 @@ _gpu_advise() {
       --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss
       --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch
-      --tpot-ms --ttft-ms --request-rate --price
-      --currency --format --output --lang --color --explain --compact --catalog --rules --prepared-for --prepared-by
+      --tpot-ms --ttft-ms --request-rate --price --spot
+      --currency --format --output --lang --color --explain --compact --catalog --price-file --rules --prepared-for --prepared-by
       --help --version
       -p -t -b -g -n -f -o"
   # The flags that take no value; every other flag takes the next word.
-  local switches=" --optimizer-in-backward --fp8 --explain --compact --help -h --version "
-  local commands="recommend compare fit batch catalog models rules help"
+  local switches=" --optimizer-in-backward --fp8 --spot --explain --compact --help -h --version "
+  local commands="recommend compare fit batch catalog models prices rules help"
 
   case "$prev" in
     --task | -t) _gpu_advise_reply "pretrain full lora qlora inference sft finetune serve"; return ;;
@@ -128,7 +128,7 @@ _gpu_advise() {
       return
       ;;
     --model) _gpu_advise_reply "$(_gpu_advise_ids models)"; return ;;
-    --catalog | --rules | --model-config | --output | -o) _gpu_advise_files; return ;;
+    --catalog | --price-file | --rules | --model-config | --output | -o) _gpu_advise_files; return ;;
   esac
   if [[ $split == true ]]; then
     COMPREPLY=()  # --flag=VALUE of a flag with free-text values
@@ -152,6 +152,7 @@ _gpu_advise() {
     help) ((cword == 2)) && _gpu_advise_reply "$commands" ;;
     compare) _gpu_advise_reply "$(_gpu_advise_ids catalog list)" ;;
     batch) ((cword == 2)) && _gpu_advise_files ;;
+    prices) _gpu_advise_files ;;
     catalog)
       if ((cword == 2)); then
         _gpu_advise_reply "list show validate"

@@ -109,12 +109,32 @@ struct InferenceEstimate {
 [[nodiscard]] std::span<const EnumName<InferenceEstimate::Limit>> names(InferenceEstimate::Limit);  // "memory", ...
 
 // Where a rent price comes from.
-enum class PriceBasis { catalog_quotes, user_price };
-[[nodiscard]] std::span<const EnumName<PriceBasis>> names(PriceBasis);  // "catalog quotes", "--price"
+enum class PriceBasis { catalog_quotes, user_price, price_file };
+[[nodiscard]] std::span<const EnumName<PriceBasis>> names(PriceBasis);  // "catalog quotes", "--price", "price file"
+
+// Where and as what a plan is rented, when a price file prices the card: the
+// cheapest quote in the market for the plan's count, in whole instances.
+struct RentOffer {
+  std::string provider;       // "lambda"
+  std::string location;       // the provider's region, "us-east-1"
+  std::string instance_type;  // "gpu_8x_h100_sxm5"; empty: rented by the GPU
+  int gpus_per_instance = 0;  // 0: rented by the GPU
+  int instances = 0;          // instances rented (the GPU count, by the GPU)
+  int paid_gpus = 0;          // GPUs paid for: instances x GPUs per instance (at least the plan's count)
+  PriceKind kind = PriceKind::on_demand;
+  double usd_per_gpu_hour = 0;  // the quote
+  double usd_per_hour = 0;      // the whole plan: paid GPUs x the quote
+  std::string date;
+  std::string source;  // the file, as given
+  std::string origin;  // FILE:LINE of the quote
+};
 
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
   PriceBasis price_basis = PriceBasis::catalog_quotes;
+  std::optional<RentOffer> offer;               // price_file: the instance rented
+  bool spot = false;                            // priced on spot quotes (--spot, where the card has one)
+  bool spot_missing = false;                    // --spot, but no spot quote here: priced on demand
   bool lease_rates_only = false;                // every rent quote in the region is a monthly or longer lease
   std::optional<Range> rent_usd;                // training: the run; inference: per hour of serving
   std::optional<Range> purchase_usd;            // the cards (capex)

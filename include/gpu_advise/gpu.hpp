@@ -173,6 +173,11 @@ struct PriceQuote {
   Currency quoted_in = Currency::usd;  // a CNY quote is converted to USD at the catalog's exchange rate
   double low_quoted = 0;               // as quoted, in quoted_in (0: the USD figures are as quoted)
   double high_quoted = 0;
+  // A quote read from a price file (prices.hpp); empty or 0 for the catalog's own.
+  std::string instance_type;  // "gpu_8x_h100_sxm5"; empty: rented by the GPU
+  int gpus_per_instance = 0;  // GPUs in one instance; 0: rented by the GPU
+  std::string location;       // the provider's own region name, "us-east-1"
+  std::string origin;         // FILE:LINE the quote was read from
 
   friend bool operator==(const PriceQuote&, const PriceQuote&) = default;
 };

@@ -7,6 +7,7 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/prices.hpp"
 #include "gpu_advise/report.hpp"
 #include "gpu_advise/rules.hpp"
 
@@ -74,9 +75,15 @@ enum class JsonStyle { pretty, line };
 [[nodiscard]] std::string render_fit_html(const FitReport& report, Language language = Language::en,
                                           const ReportHeader& header = {});
 // Chinese price ranges are shown in CNY at `rate` when it has one.
+// `imported`: the card's quotes from --price-file files, listed beside its own.
 [[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu, const ExchangeRate& rate = {},
-                                          Language language = Language::en, const TextStyle& style = {});
-[[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu);
+                                          Language language = Language::en, const TextStyle& style = {},
+                                          const std::vector<PriceQuote>& imported = {});
+[[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu, const std::vector<PriceQuote>& imported = {});
+// `prices FILE...`: what each price file priced, and what it skipped.
+[[nodiscard]] std::string render_prices_text(const PriceBook& book, const Catalog& catalog,
+                                             Language language = Language::en, const TextStyle& style = {});
+[[nodiscard]] std::string render_prices_json(const PriceBook& book);
 [[nodiscard]] std::string render_models_text(const ModelCatalog& models, Language language = Language::en,
                                              const TextStyle& style = {});
 [[nodiscard]] std::string render_rules_text(const RuleSet& rules, Language language = Language::en,

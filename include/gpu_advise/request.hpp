@@ -9,6 +9,7 @@
 
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/prices.hpp"
 
 namespace gpu_advise {
 
@@ -191,6 +192,9 @@ struct Request {
   Currency currency = Currency::usd;
   ExchangeRate exchange_rate;
   std::vector<PriceOverride> prices;
+  bool spot = false;  // --spot: rent on spot (preemptible) prices where a card has them
+  // The --price-file files that priced the catalog's cards (stated in the assumptions).
+  std::vector<PriceFileSummary> price_files;
   OwnershipCosts ownership;
 
   // The configured defaults this request took (stated in the assumptions).

@@ -25,6 +25,15 @@ namespace gpu_advise {
 [[nodiscard]] std::string describe(const RejectReason& reason, const Request& request, Language language);
 [[nodiscard]] std::string describe(const UnmatchedRule& rule, Language language);
 
+// "on demand", "spot", "reserved".
+[[nodiscard]] std::string describe(PriceKind kind, Language language);
+// What a price-file plan rents: "2 x gpu_8x_h100_sxm5", or "16 GPUs rented by the GPU".
+[[nodiscard]] std::string offer_units(const RentOffer& offer, Language language);
+// "2 x gpu_8x_h100_sxm5 at lambda, us-east-1, $47.84/hour, on demand; lambda/vms.csv:7, dated 2026-12-01".
+[[nodiscard]] std::string describe(const RentOffer& offer, const Request& request, Language language);
+// "; 6 of the 8 GPUs paid for stay idle" when the instances hold more GPUs than the plan uses; else empty.
+[[nodiscard]] std::string describe_idle(const RentOffer& offer, int count, Language language);
+
 // The model for people: "Llama 3.1 70B", "a 70B model", "an 8B model".
 [[nodiscard]] std::string model_label(const ModelShape& model, Language language);
 

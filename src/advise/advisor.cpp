@@ -168,7 +168,9 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
       way.gpu_id = gpu->id;
       way.gpu_name = gpu->name;
       way.count = e.count;
-      way.rent_usd_per_hour = price ? std::optional<double>(price->typical * e.count) : std::nullopt;
+      way.rent_usd_per_hour = e.cost.offer ? std::optional<double>(e.cost.offer->usd_per_hour)
+                              : price      ? std::optional<double>(price->typical * e.count)
+                                           : std::nullopt;
       way.wall_hours = e.training ? std::optional<double>(e.training->wall_hours.typical) : std::nullopt;
       way.run_usd = e.training && e.cost.rent_usd ? std::optional<double>(e.cost.rent_usd->typical) : std::nullopt;
       if (!best || cheaper(way, *best)) {

@@ -31,6 +31,7 @@
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/fit.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/prices.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/request.hpp"
 #include "gpu_advise/rules.hpp"
@@ -113,6 +114,13 @@ constexpr const char* catalog_examples = R"(Examples:
   gpu-advise catalog validate my-cards.yaml
   gpu-advise --params 70B --task full --catalog my-cards.yaml)";
 
+constexpr const char* prices_examples = R"(Examples:
+  mkdir -p lambda && curl -fsSLo lambda/vms.csv \
+    https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v7/lambda/vms.csv
+  gpu-advise prices lambda/vms.csv our-quotes.csv
+  gpu-advise --params 70B --task lora --price-file lambda/vms.csv
+  gpu-advise catalog show h100-sxm5 --price-file aws=aws-vms.csv)";
+
 constexpr const char* rules_examples = R"(Examples:
   gpu-advise rules list
   gpu-advise rules validate my-rules.yaml
@@ -140,6 +148,7 @@ const std::vector<CommandWord>& command_words() {
       {"fit", {}, Command::fit},
       {"batch", {}, Command::batch},
       {"models", {}, Command::models},
+      {"prices", {}, Command::prices},
       {"catalog",
        {{"list", Command::catalog_list}, {"show", Command::catalog_show}, {"validate", Command::catalog_validate}}},
       {"rules", {{"list", Command::rules_list}, {"validate", Command::rules_validate}}},
@@ -424,7 +433,7 @@ void check_formats(Command command, const std::vector<Destination>& destinations
     if (advice || (command == Command::batch && f == OutputFormat::json) ||
         (command == Command::rules_list && f == OutputFormat::text) ||
         (command == Command::catalog_list && (plain || table)) ||
-        ((command == Command::models || command == Command::catalog_show) && plain)) {
+        ((command == Command::models || command == Command::catalog_show || command == Command::prices) && plain)) {
       continue;
     }
     const std::string where = d.to_file() ? fmt::format(" (for {})", text::printable(d.name)) : std::string();
@@ -459,6 +468,31 @@ std::string report_date() {
 // Every message is printable UTF-8, whatever the input held.
 void print_error(std::ostream& err, std::string_view message) {
   err << "gpu-advise: error: " << text::printable(message) << "\n";
+}
+
+// Rows a price file holds for accelerators the catalog does not know are not
+// errors (a cloud's file lists every card it has), but are said once, on stderr.
+void warn_unknown_accelerators(std::ostream& err, const PriceBook& book) {
+  for (const auto& file : book.files) {
+    if (file.unknown.empty()) {
+      continue;
+    }
+    std::vector<std::string> names;
+    std::size_t rows = 0;
+    for (const auto& unknown : file.unknown) {
+      names.push_back(fmt::format("{} ({} row{})", unknown.name, unknown.rows, unknown.rows == 1 ? "" : "s"));
+      rows += unknown.rows;
+    }
+    err << text::printable(fmt::format("gpu-advise: warning: {}: {} row{} for accelerators the catalog does not know "
+                                       "were skipped: {}",
+                                       file.file, rows, rows == 1 ? "" : "s", text::join(names, ", ")))
+        << "\n";
+  }
+}
+
+template <typename Json, typename Text>
+std::string json_or_text(OutputFormat format, Json&& json, Text&& text) {
+  return format == OutputFormat::json ? json() : text();
 }
 
 // Standard output through write(2), keeping the errno of the first failure,
@@ -629,6 +663,13 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       batch_examples, Command::batch, flags);
   batch_cmd->add_option("file", flags.batch_file, "Input file, or - (default) for standard input");
   add_command(app, "models", "List the model presets (--model NAME)", models_examples, Command::models, flags);
+  add_command(app, "prices",
+              "Check price files (SkyPilot catalogs, your quotes) and summarise the cards and prices they hold",
+              prices_examples, Command::prices, flags)
+      ->add_option("files", flags.prices_files, "Price files: FILE or PROVIDER=FILE (docs/prices.md)")
+      ->required()
+      ->expected(1, 256)
+      ->type_name("FILE ...");
   CLI::App* rules_cmd = app.add_subcommand("rules", "List or validate scenario rules");
   rules_cmd->footer(rules_examples);
   rules_cmd->require_subcommand(1);
@@ -754,11 +795,30 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
   const bool parse_both = !flags.rules.empty() && !flags.catalogs.empty();
   auto rules_loading =
       std::async(parse_both ? std::launch::async : std::launch::deferred, [&] { return load_rules(flags.rules); });
-  const Catalog catalog = load_catalog(flags.catalogs);
+  const Catalog base = load_catalog(flags.catalogs);
   const RuleSet rules = rules_loading.get();
-  const auto json_or = [](OutputFormat format, auto&& json, auto&& text) {
-    return format == OutputFormat::json ? json() : text();
-  };
+  if (command == Command::prices) {
+    const PriceBook book = load_price_files(flags.prices_files, base);
+    emit_all(
+        places, flags,
+        [&](OutputFormat f, const TextStyle& style) {
+          return json_or_text(
+              f, [&] { return render_prices_json(book); },
+              [&] { return render_prices_text(book, base, language, style); });
+        },
+        out, closed);
+    return static_cast<int>(ExitCode::ok);
+  }
+  // --price-file: the files' quotes in place of the catalog's for the cards they cover.
+  PriceBook book;
+  std::optional<Catalog> priced;
+  if (!flags.price_files.empty()) {
+    book = load_price_files(flags.price_files, base);
+    warn_unknown_accelerators(err, book);
+    priced = with_prices(base, book);
+    flags.priced_by = book.files;
+  }
+  const Catalog& catalog = priced ? *priced : base;
   switch (command) {
     case Command::rules_list:
       emit_all(
@@ -770,7 +830,7 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
       emit_all(
           places, flags,
           [&](OutputFormat f, const TextStyle& style) {
-            return json_or(
+            return json_or_text(
                 f, [&] { return render_models_json(models); },
                 [&] { return render_models_text(models, language, style); });
           },
@@ -784,20 +844,21 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
             if (f == OutputFormat::csv || f == OutputFormat::tsv) {
               return render_catalog_list_table(catalog, f);
             }
-            return json_or(
+            return json_or_text(
                 f, [&] { return render_catalog_list_json(catalog); },
                 [&] { return render_catalog_list_text(catalog, language, style); });
           },
           out, closed);
       return static_cast<int>(ExitCode::ok);
-    case Command::catalog_show: {
-      const GpuSpec& gpu = catalog.resolve(flags.show_id);
+    case Command::catalog_show: {  // the catalog's own quotes, and beside them the files'
+      const GpuSpec& gpu = base.resolve(flags.show_id);
+      const std::vector<PriceQuote> imported = book.quotes_for(gpu.id);
       emit_all(
           places, flags,
           [&](OutputFormat f, const TextStyle& style) {
-            return json_or(
-                f, [&] { return render_gpu_json(gpu); },
-                [&] { return render_gpu_text(gpu, catalog.info().exchange_rate, language, style); });
+            return json_or_text(
+                f, [&] { return render_gpu_json(gpu, imported); },
+                [&] { return render_gpu_text(gpu, catalog.info().exchange_rate, language, style, imported); });
           },
           out, closed);
       return static_cast<int>(ExitCode::ok);

@@ -132,6 +132,9 @@ const std::vector<FlagSpec>& flag_table() {
        "Your rent price for a card, per GPU-hour, in --currency or with one: --price h100-sxm5=2.10, a800=9.5cny "
        "(repeatable)",
        "", FlagScope::any, "price", true},
+      {"--spot", &Flags::spot, "Cost", "",
+       "Rent on spot (preemptible) prices where a card has them; the others stay on demand", "", FlagScope::any, "spot",
+       false},
       {"--gpu", &Flags::gpus, "Selection", "ID", "Only consider this card (id or alias; repeat for several)", "",
        FlagScope::any, "gpu", true, "-g"},
       {"--count", &Flags::count, "Selection", "N", "Fix the number of cards instead of finding the smallest that fits",
@@ -156,6 +159,10 @@ const std::vector<FlagSpec>& flag_table() {
        FlagScope::any, "", false},
       {"--catalog", &Flags::catalogs, "Data", "FILE", "Add or override cards from a catalog FILE (repeatable)", "",
        FlagScope::any, "", true},
+      {"--price-file", &Flags::price_files, "Data", "FILE",
+       "Rent prices from a SkyPilot catalog file (PROVIDER=FILE, or .../PROVIDER/vms.csv) or a CSV of your quotes "
+       "(repeatable; docs/prices.md)",
+       "", FlagScope::any, "", true},
       {"--rules", &Flags::rules, "Data", "FILE", "Add or override scenario rules from a rules FILE (repeatable)", "",
        FlagScope::any, "", true},
       {"--explain", &Flags::explain, "Output", "",
@@ -178,6 +185,7 @@ std::string_view command_name(Command command) {
     case Command::catalog_list: return "catalog list";
     case Command::catalog_show: return "catalog show";
     case Command::catalog_validate: return "catalog validate";
+    case Command::prices: return "prices";
     case Command::rules_list: return "rules list";
     case Command::rules_validate: return "rules validate";
     case Command::help: return "help";
@@ -198,6 +206,12 @@ bool accepts(Command command, const FlagSpec& spec) {
   }
   if (name == "--catalog" || name == "--rules" || name == "--lang") {
     return true;  // every command loads the data, so a file given is always checked
+  }
+  if (command == Command::prices) {  // checks the files it names, in any output format
+    return name == "--format" || name == "--output";
+  }
+  if (name == "--price-file") {  // what prices a plan, and what `catalog show` lists beside the catalog's quotes
+    return advice || command == Command::batch || command == Command::catalog_show;
   }
   if (name == "--format" || name == "--output") {
     return true;  // batch takes JSON only, to standard output: it says so itself
@@ -354,6 +368,8 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
     }
   }
   request.configured = flags.configured;
+  request.price_files = flags.priced_by;
+  request.spot = flags.spot;
   request.explain = flags.explain;
   request.explain_all = flags.explain && flags.explain_level == "all";
   for (const auto& query : flags.gpus) {

@@ -55,6 +55,7 @@ struct Flags {
   std::string show_id;
   std::vector<std::string> help_topic;  // help [COMMAND [SUBCOMMAND]]
   std::string validate_file;
+  std::vector<std::string> prices_files;  // prices FILE...
   // sizing
   std::string seq_len;
   std::string micro_batch;
@@ -85,6 +86,10 @@ struct Flags {
   std::string mode;
   std::string currency;
   std::vector<std::string> prices;
+  std::vector<std::string> price_files;  // --price-file, as typed (PROVIDER=FILE or FILE)
+  bool spot = false;
+  // What the --price-file files priced, once read (stated in the assumptions).
+  std::vector<PriceFileSummary> priced_by;
   // The defaults of the environment and config file these flags took
   // (defaults.hpp); a batch line that sets the key drops its entry.
   std::vector<ConfiguredDefault> configured;
@@ -104,6 +109,7 @@ enum class Command {
   catalog_list,
   catalog_show,
   catalog_validate,
+  prices,
   rules_list,
   rules_validate,
   help,

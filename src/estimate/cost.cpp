@@ -1,12 +1,15 @@
 // Cost: rent from the catalog's quotes or --price, purchase, energy and the
 // cost per million tokens (docs/methodology.md §8).
+#include <algorithm>
+
 #include "estimate/parts.hpp"
 
 namespace gpu_advise {
 
 std::span<const EnumName<PriceBasis>> names(PriceBasis) {
   static constexpr EnumName<PriceBasis> table[] = {{PriceBasis::catalog_quotes, "catalog quotes"},
-                                                   {PriceBasis::user_price, "--price"}};
+                                                   {PriceBasis::user_price, "--price"},
+                                                   {PriceBasis::price_file, "price file"}};
   return table;
 }
 
@@ -23,26 +26,106 @@ std::optional<double> budget_cost_usd(const Request& request, const Estimate& es
 
 namespace sizing {
 
-namespace {
-
-std::optional<Range> rent_price(const Request& request, const GpuSpec& gpu, PriceBasis& basis) {
-  for (const auto& override_price : request.prices) {
-    if (override_price.gpu_id == gpu.id) {
-      basis = PriceBasis::user_price;
-      const double usd = override_price.usd_per_gpu_hour;
-      return Range{usd, usd, usd};
+std::vector<const PriceQuote*> file_quotes(const Request& request, const GpuSpec& gpu) {
+  std::vector<const PriceQuote*> spot;
+  std::vector<const PriceQuote*> other;
+  for (const auto& quote : gpu.rent_usd_per_gpu_hour) {
+    if (quote.region == request.region && !quote.origin.empty()) {
+      (quote.kind == PriceKind::spot ? spot : other).push_back(&quote);
     }
   }
-  basis = PriceBasis::catalog_quotes;
-  return price_range(gpu.rent_usd_per_gpu_hour, request.region);
+  if (request.spot && !spot.empty()) {
+    return spot;
+  }
+  return other.empty() ? spot : other;  // a file of spot prices alone is what there is
+}
+
+std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu) {
+  std::vector<int> shapes;
+  for (const PriceQuote* quote : file_quotes(request, gpu)) {
+    if (quote->gpus_per_instance <= 0) {
+      return gpu.node.rent_shapes;  // rented by the GPU: any count the catalog lists
+    }
+    shapes.push_back(quote->gpus_per_instance);
+  }
+  if (shapes.empty()) {
+    return gpu.node.rent_shapes;
+  }
+  std::sort(shapes.begin(), shapes.end());
+  shapes.erase(std::unique(shapes.begin(), shapes.end()), shapes.end());
+  return shapes;
+}
+
+std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& quotes, int count) {
+  std::optional<RentOffer> best;
+  for (const PriceQuote* quote : quotes) {
+    RentOffer offer;
+    offer.gpus_per_instance = std::max(0, quote->gpus_per_instance);
+    const int per_instance = std::max(1, offer.gpus_per_instance);
+    offer.instances = (count + per_instance - 1) / per_instance;
+    offer.paid_gpus = offer.instances * per_instance;
+    offer.usd_per_gpu_hour = quote->low_usd;
+    offer.usd_per_hour = offer.paid_gpus * quote->low_usd;
+    if (best && (offer.usd_per_hour > best->usd_per_hour ||
+                 (offer.usd_per_hour == best->usd_per_hour && offer.paid_gpus >= best->paid_gpus))) {
+      continue;
+    }
+    offer.provider = quote->provider;
+    offer.location = quote->location;
+    offer.instance_type = quote->instance_type;
+    offer.kind = quote->kind;
+    offer.date = quote->date;
+    offer.source = quote->source;
+    offer.origin = quote->origin;
+    best = std::move(offer);
+  }
+  return best;
+}
+
+namespace {
+
+// Spot quotes alone with --spot, where the card has any in the market.
+std::vector<PriceQuote> market_quotes(const Request& request, const GpuSpec& gpu, bool& spot) {
+  std::vector<PriceQuote> all;
+  std::vector<PriceQuote> spot_only;
+  for (const auto& quote : gpu.rent_usd_per_gpu_hour) {
+    if (quote.region == request.region) {
+      all.push_back(quote);
+      if (quote.kind == PriceKind::spot) {
+        spot_only.push_back(quote);
+      }
+    }
+  }
+  spot = request.spot && !spot_only.empty();
+  return spot ? spot_only : all;
 }
 
 }  // namespace
 
 void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   CostEstimate& c = e.cost;
-  c.rent_usd_per_gpu_hour = rent_price(request, gpu, c.price_basis);
-  if (c.rent_usd_per_gpu_hour && c.price_basis == PriceBasis::catalog_quotes) {
+  const auto user_price = std::find_if(request.prices.begin(), request.prices.end(),
+                                       [&](const PriceOverride& p) { return p.gpu_id == gpu.id; });
+  // GPUs paid for: a price file's instances may hold more than the plan uses.
+  int paid = e.count;
+  if (user_price != request.prices.end()) {
+    c.price_basis = PriceBasis::user_price;
+    const double usd = user_price->usd_per_gpu_hour;
+    c.rent_usd_per_gpu_hour = Range{usd, usd, usd};
+  } else if (auto offer = cheapest_offer(file_quotes(request, gpu), e.count)) {
+    c.price_basis = PriceBasis::price_file;
+    c.rent_usd_per_gpu_hour = Range{offer->usd_per_gpu_hour, offer->usd_per_gpu_hour, offer->usd_per_gpu_hour};
+    c.spot = offer->kind == PriceKind::spot;
+    c.spot_missing = request.spot && !c.spot;
+    paid = offer->paid_gpus;
+    c.offer = std::move(offer);
+  } else {
+    c.price_basis = PriceBasis::catalog_quotes;
+    const std::vector<PriceQuote> quotes = market_quotes(request, gpu, c.spot);
+    c.rent_usd_per_gpu_hour = price_range(quotes);
+    c.spot_missing = request.spot && !c.spot && c.rent_usd_per_gpu_hour;
+  }
+  if (c.rent_usd_per_gpu_hour && c.price_basis == PriceBasis::catalog_quotes && !c.spot) {
     // Leases (a server-month or longer, divided by the hours) price a short run low.
     bool any = false;
     bool leases_only = true;
@@ -66,7 +149,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   if (e.training) {
     const Range& wall = e.training->wall_hours;
     if (c.rent_usd_per_gpu_hour) {
-      c.rent_usd = multiply(scale(wall, n), *c.rent_usd_per_gpu_hour);  // paid while it restarts, too
+      c.rent_usd = multiply(scale(wall, paid), *c.rent_usd_per_gpu_hour);  // paid while it restarts, too
     }
     if (c.purchase_usd && gpu.tdp_w) {
       c.energy_usd = kw * wall.typical * own.usd_per_kwh;
@@ -87,7 +170,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   std::optional<Range> rent_per_hour;
   std::optional<Range> own_per_hour;
   if (c.rent_usd_per_gpu_hour) {
-    rent_per_hour = scale(*c.rent_usd_per_gpu_hour, n);
+    rent_per_hour = scale(*c.rent_usd_per_gpu_hour, paid);
     c.rent_usd = rent_per_hour;
   }
   if (c.purchase_usd && gpu.tdp_w) {

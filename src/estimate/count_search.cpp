@@ -28,7 +28,8 @@ CountLadder CountLadder::for_request(const Request& request, const GpuSpec& gpu)
     return CountLadder({*request.count}, 0, *request.count);
   }
   const int node = std::max(1, gpu.node.gpus_per_node);
-  std::vector<int> shapes = gpu.node.rent_shapes;
+  // Renting, a price file's instance shapes are what can be rented.
+  std::vector<int> shapes = request.mode == CostMode::rent ? rent_shapes(request, gpu) : gpu.node.rent_shapes;
   if (shapes.empty()) {
     for (const int n : {1, 2, 4}) {
       if (n < node) {

@@ -156,12 +156,15 @@ int needed_count(const Request& request, const ModelShape& model, const GpuSpec&
     }
   }
   any_shape.push_back(node);
-  if (request.mode == CostMode::rent && (gpu.node.rent_shapes.empty() || gpu.node.rent_shapes == any_shape)) {
+  const std::vector<int> shapes = rent_shapes(request, gpu);
+  if (request.mode == CostMode::rent && (shapes.empty() || shapes == any_shape)) {
     return smallest;
   }
-  // The same search over 1, 2, 4 and whole nodes, as if every count were rented.
+  // The same search over 1, 2, 4 and whole nodes, as if every count were
+  // rented (and priced by the catalog, whose quotes have no shapes).
   GpuSpec any_count = gpu;
   any_count.node.rent_shapes.clear();
+  any_count.rent_usd_per_gpu_hour.clear();
   Request renting = request;
   renting.mode = CostMode::rent;
   const double usable = gpu.memory.capacity_gib * bytes_per_gib * memory_policy(request).usable_fraction;

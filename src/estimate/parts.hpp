@@ -235,4 +235,15 @@ struct SearchResult {
 
 void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e);
 
+// The rent quotes a plan may take in the request's market: a price file's
+// when one covers the card there (on spot quotes with --spot where there are
+// any, else the others), else none (the catalog's quotes price it as a range).
+[[nodiscard]] std::vector<const PriceQuote*> file_quotes(const Request& request, const GpuSpec& gpu);
+// The GPU counts the card is rented in: the instance shapes of its price-file
+// quotes in the market (when every one is an instance), else the catalog's.
+[[nodiscard]] std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu);
+// The cheapest of `quotes` for `count` GPUs, in whole instances (fewer GPUs
+// paid for, then the earlier quote, on a tie); nullopt when `quotes` is empty.
+[[nodiscard]] std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& quotes, int count);
+
 }  // namespace gpu_advise::sizing

@@ -108,6 +108,26 @@ void configured_json(Writer& w, const std::vector<ConfiguredDefault>& configured
   });
 }
 
+// The --price-file files a request's prices came from.
+void price_files_json(Writer& w, const std::vector<PriceFileSummary>& files) {
+  w.array("price_files", [&] {
+    for (const auto& f : files) {
+      w.begin_object();
+      w.field("file", f.file);
+      w.field("format", to_string(f.format));
+      w.field("provider", f.provider);
+      w.field("date", f.date);
+      w.field("quotes", f.quotes);
+      std::vector<std::string> cards;
+      for (const auto& card : f.cards) {
+        cards.push_back(card.gpu_id);
+      }
+      w.field("cards", cards);
+      w.end_object();
+    }
+  });
+}
+
 void request_json(Writer& w, const Request& r) {
   w.object("request", [&] {
     w.field("params", r.params);
@@ -136,6 +156,8 @@ void request_json(Writer& w, const Request& r) {
         w.end_object();
       }
     });
+    w.field("spot", r.spot);
+    price_files_json(w, r.price_files);
     if (is_training(r.task)) {
       w.field("seq_len", r.seq_len);
       w.field("micro_batch", r.micro_batch);
@@ -354,6 +376,8 @@ void cost_json(Writer& w, const Estimate& e, const Request& request) {
     in_currency("buy", e.cost.buy_usd);
     w.field("energy", e.cost.energy_usd ? std::optional(round6(*e.cost.energy_usd * per_usd)) : std::nullopt);
     in_currency("per_million_tokens", e.cost.usd_per_million_tokens);
+    w.field("offer_per_hour",
+            e.cost.offer ? std::optional(round6(e.cost.offer->usd_per_hour * per_usd)) : std::nullopt);
   });
 }
 
@@ -450,6 +474,23 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
   w.object("cost_usd", [&] {
     optional_range(w, "rent_per_gpu_hour", e.cost.rent_usd_per_gpu_hour);
     w.field("price_basis", to_string(e.cost.price_basis));
+    const auto& offer = e.cost.offer;
+    w.object_or_null("offer", offer.has_value(), [&] {
+      w.field("provider", offer->provider);
+      w.field("location", offer->location);
+      w.field("instance_type", offer->instance_type);
+      w.field("gpus_per_instance", offer->gpus_per_instance);
+      w.field("instances", offer->instances);
+      w.field("paid_gpus", offer->paid_gpus);
+      w.field("kind", to_string(offer->kind));
+      w.field("per_gpu_hour", round6(offer->usd_per_gpu_hour));
+      w.field("per_hour", round6(offer->usd_per_hour));
+      w.field("date", offer->date);
+      w.field("source", offer->source);
+      w.field("origin", offer->origin);
+    });
+    w.field("spot", e.cost.spot);
+    w.field("spot_missing", e.cost.spot_missing);
     w.field("lease_rates_only", e.cost.lease_rates_only);
     optional_range(w, "rent", e.cost.rent_usd);
     w.field("rent_basis", e.training ? "whole run" : "per hour of serving");
@@ -501,6 +542,10 @@ void quotes_json(Writer& w, std::string_view name, const std::vector<PriceQuote>
         w.field("condition", to_string(q.condition));
       } else {
         w.field("kind", to_string(q.kind));
+        w.field("instance_type", q.instance_type);
+        w.field("gpus_per_instance", q.gpus_per_instance);
+        w.field("location", q.location);
+        w.field("origin", q.origin);
       }
       w.field("region", to_string(q.region));
       w.field("date", q.date);
@@ -836,10 +881,52 @@ std::string render_models_json(const ModelCatalog& models) {
       1 << 16);
 }
 
-std::string render_gpu_json(const GpuSpec& gpu) {
+std::string render_gpu_json(const GpuSpec& gpu, const std::vector<PriceQuote>& imported) {
   return document(JsonStyle::pretty, [&](Writer& w) {
     w.key("gpu");
     gpu_full_json(w, gpu);
+    quotes_json(w, "price_file_quotes", imported, false);
+  });
+}
+
+std::string render_prices_json(const PriceBook& book) {
+  return document(JsonStyle::pretty, [&](Writer& w) {
+    w.field("kind", "prices");
+    w.array("files", [&] {
+      for (const auto& f : book.files) {
+        w.begin_object();
+        w.field("file", f.file);
+        w.field("format", to_string(f.format));
+        w.field("provider", f.provider);
+        w.field("date", f.date);
+        w.field("rows", f.rows);
+        w.field("quotes", f.quotes);
+        w.array("cards", [&] {
+          for (const auto& card : f.cards) {
+            w.begin_object();
+            w.field("id", card.gpu_id);
+            w.field("quotes", card.quotes);
+            w.field("low_usd_per_gpu_hour", round6(card.low_usd));
+            w.field("high_usd_per_gpu_hour", round6(card.high_usd));
+            w.field("shapes", card.shapes);
+            w.field("names", card.names);
+            w.end_object();
+          }
+        });
+        w.array("unknown", [&] {
+          for (const auto& unknown : f.unknown) {
+            w.begin_object();
+            w.field("name", unknown.name);
+            w.field("rows", unknown.rows);
+            w.end_object();
+          }
+        });
+        w.field("cpu_rows", f.cpu_rows);
+        w.field("fractional_rows", f.fractional_rows);
+        w.field("unpriced_rows", f.unpriced_rows);
+        w.end_object();
+      }
+    });
   });
 }
 

@@ -20,6 +20,10 @@ using render::Table;
 namespace {
 std::size_t width_of(const TextStyle& style) { return static_cast<std::size_t>(std::max(style.width, 0)); }
 
+// `catalog show` lists this many of a card's price-file quotes, cheapest first
+// (`prices FILE` summarises them all).
+constexpr std::size_t max_listed_imported_quotes = 12;
+
 // A table for a listing: "Title: value" for the cells moved under their row.
 Table listing_table(std::vector<render::Column> columns, Language l) {
   Table table(std::move(columns));
@@ -106,7 +110,8 @@ std::string render_models_text(const ModelCatalog& models, Language l, const Tex
          table.to_string("", width_of(style));
 }
 
-std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l, const TextStyle& style) {
+std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l, const TextStyle& style,
+                            const std::vector<PriceQuote>& imported) {
   const std::size_t width = width_of(style);
   std::string out;
   // A line wrapped to the width, its continuation lines starting with `hang`.
@@ -235,6 +240,29 @@ std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language
   out += say(l, Phrase::list_prices_indicative);
   quotes("rent per GPU-hour", g.rent_usd_per_gpu_hour, false);
   quotes("purchase per card", g.purchase_usd_per_card, true);
+  if (!imported.empty()) {  // cheapest first: what a plan would be rented as
+    out += "  " + say(l, Phrase::list_prices_from_files, imported.size()) + "\n";
+    std::vector<const PriceQuote*> sorted;
+    for (const auto& q : imported) {
+      sorted.push_back(&q);
+    }
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const PriceQuote* a, const PriceQuote* b) { return a->low_usd < b->low_usd; });
+    const std::size_t shown = std::min<std::size_t>(sorted.size(), max_listed_imported_quotes);
+    for (std::size_t k = 0; k < shown; ++k) {
+      const PriceQuote& q = *sorted[k];
+      const std::string shape = q.gpus_per_instance > 0
+                                    ? say(l, Phrase::list_imported_shape, q.instance_type, q.gpus_per_instance)
+                                    : say(l, Phrase::list_imported_per_gpu);
+      line("    " + say(l, Phrase::list_imported_quote, format::quoted_amount(q), describe(q.kind, l),
+                        q.region == Region::global ? "" : fmt::format(" [{}]", to_string(q.region)), q.provider,
+                        q.location, shape, q.date, q.origin),
+           6);
+    }
+    if (sorted.size() > shown) {
+      line("    " + say(l, Phrase::list_imported_more, sorted.size() - shown), 6);
+    }
+  }
   line(fmt::format("{}: {}", say(l, Phrase::list_confidence_field), to_string(g.confidence)), 2);
   out += say(l, Phrase::list_sources);
   for (const auto& s : g.sources) {

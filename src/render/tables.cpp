@@ -114,6 +114,11 @@ const std::vector<std::string> plan_header = {"count",
                                               "cost_per_million_tokens",
                                               "purchase_cost"};
 
+// Where a plan is rented (a price file's instance), after the reasons: the
+// columns before them keep their places.
+const std::vector<std::string> offer_header = {"price_basis",        "rent_provider",  "rent_location",
+                                               "rent_instance_type", "rent_instances", "rent_per_hour"};
+
 std::vector<std::string> plan_cells(const Estimate& e, const GpuSpec& gpu, const Request& request) {
   const format::MoneyUnit unit = format::money_unit(request);
   const auto money = [&](const std::optional<Range>& r) { return r ? plain(r->typical * unit.per_usd) : ""; };
@@ -144,6 +149,19 @@ std::vector<std::string> plan_cells(const Estimate& e, const GpuSpec& gpu, const
           money(e.cost.purchase_usd)};
 }
 
+std::vector<std::string> offer_cells(const Estimate& e, const Request& request) {
+  const auto& offer = e.cost.offer;
+  if (!offer) {
+    return {std::string(to_string(e.cost.price_basis)), "", "", "", "", ""};
+  }
+  return {std::string(to_string(e.cost.price_basis)),
+          offer->provider,
+          offer->location,
+          offer->instance_type,
+          plain_int(offer->instances),
+          plain(offer->usd_per_hour * format::money_unit(request).per_usd)};
+}
+
 std::vector<std::string> blank_plan() { return std::vector<std::string>(plan_header.size()); }
 
 template <typename... Lists>
@@ -158,21 +176,22 @@ std::vector<std::string> joined(Lists&&... lists) {
 std::string render_table(const Report& report, OutputFormat format, Language language) {
   Sheet sheet(format);
   sheet.row(joined(std::vector<std::string>{"status", "rank", "gpu_id", "gpu_name", "task", "mode", "region"},
-                   plan_header, std::vector<std::string>{"score", "reasons"}));
+                   plan_header, std::vector<std::string>{"score", "reasons"}, offer_header));
   const Request& r = report.request;
   const std::vector<std::string> request_cells = {std::string(to_string(r.task)), std::string(to_string(r.mode)),
                                                   std::string(to_string(r.region))};
   for (const auto& pick : report.recommendations) {
     sheet.row(joined(std::vector<std::string>{"recommended", plain_int(pick.rank), pick.gpu.id, pick.gpu.name},
                      request_cells, plan_cells(pick.estimate, pick.gpu, r),
-                     std::vector<std::string>{plain(pick.score.total), ""}));
+                     std::vector<std::string>{plain(pick.score.total), ""}, offer_cells(pick.estimate, r)));
   }
   for (const auto& rejection : report.rejected) {
     if (rejection.reasons.size() == 1 && std::holds_alternative<NotSelected>(rejection.reasons.front())) {
       continue;  // --gpu left it out: not an answer about it
     }
     sheet.row(joined(std::vector<std::string>{"rejected", "", rejection.gpu.id, rejection.gpu.name}, request_cells,
-                     blank_plan(), std::vector<std::string>{"", text::join(reasons(rejection, r, language), "; ")}));
+                     blank_plan(), std::vector<std::string>{"", text::join(reasons(rejection, r, language), "; ")},
+                     std::vector<std::string>(offer_header.size())));
   }
   return sheet.take();
 }

@@ -103,9 +103,14 @@ std::string headline(const Report& report, Language l) {
   std::string line = say(l, Phrase::best, e.count, best.gpu.name);
   if (mode == CostMode::rent && e.cost.rent_usd_per_gpu_hour) {
     line += say(l, Phrase::best_rent, format::money(e.cost.rent_usd_per_gpu_hour->typical, unit));
-    line += say(l, e.cost.price_basis == PriceBasis::user_price ? Phrase::best_basis_user
-                   : e.cost.lease_rates_only                    ? Phrase::best_basis_leases
-                                                                : Phrase::best_basis_quotes);
+    if (e.cost.offer) {  // where to rent it
+      line += say(l, Phrase::best_basis_file, offer_units(*e.cost.offer, l), e.cost.offer->provider,
+                  e.cost.offer->location);
+    } else {
+      line += say(l, e.cost.price_basis == PriceBasis::user_price ? Phrase::best_basis_user
+                     : e.cost.lease_rates_only                    ? Phrase::best_basis_leases
+                                                                  : Phrase::best_basis_quotes);
+    }
   } else if (mode == CostMode::buy && e.cost.purchase_usd) {
     line += say(l, Phrase::best_buy, format::money(e.cost.purchase_usd->typical, unit));
   }

@@ -340,10 +340,13 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
   } else if (c.rent_usd_per_gpu_hour) {
     const auto& price = *c.rent_usd_per_gpu_hour;
     const std::string where = c.price_basis == PriceBasis::user_price ? say(language, Phrase::your_price)
+                              : c.offer                               ? describe(*c.offer, request, language)
                               : price.low == price.high               ? say(language, Phrase::one_quote)
                                                         : say(language, Phrase::quotes, format::money(price.low, unit),
                                                               format::money(price.high, unit));
-    const std::string leases = c.lease_rates_only ? say(language, Phrase::lease_rates_only) : std::string();
+    const std::string leases = (c.lease_rates_only ? say(language, Phrase::lease_rates_only) : std::string()) +
+                               (c.spot_missing ? say(language, Phrase::spot_missing) : std::string()) +
+                               (c.offer ? describe_idle(*c.offer, e.count, language) : std::string());
     if (e.training && c.rent_usd) {
       lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical, unit),
                           format::money(price.typical, unit), where) +
@@ -376,6 +379,35 @@ std::string recompute_words(Recompute mode, Language language) {
 }
 
 }  // namespace
+
+std::string describe(PriceKind kind, Language language) {
+  switch (kind) {
+    case PriceKind::on_demand: return say(language, Phrase::kind_on_demand);
+    case PriceKind::spot: return say(language, Phrase::kind_spot);
+    case PriceKind::reserved: return say(language, Phrase::kind_reserved);
+    case PriceKind::serverless: return say(language, Phrase::kind_serverless);
+    case PriceKind::market_range: return say(language, Phrase::kind_market_range);
+  }
+  return {};
+}
+
+std::string offer_units(const RentOffer& offer, Language language) {
+  return offer.gpus_per_instance > 0 ? say(language, Phrase::offer_instances, offer.instances, offer.instance_type)
+                                     : say(language, Phrase::offer_gpus, offer.paid_gpus);
+}
+
+std::string describe(const RentOffer& offer, const Request& request, Language language) {
+  const format::MoneyUnit unit = format::money_unit(request);
+  std::string line =
+      say(language, Phrase::offer_where, offer_units(offer, language), offer.provider, offer.location,
+          format::money(offer.usd_per_hour, unit), describe(offer.kind, language), offer.origin, offer.date);
+  return line;
+}
+
+std::string describe_idle(const RentOffer& offer, int count, Language language) {
+  return offer.paid_gpus > count ? say(language, Phrase::offer_idle, offer.paid_gpus - count, offer.paid_gpus)
+                                 : std::string();
+}
 
 std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language) {
   std::vector<std::string> out;
@@ -489,7 +521,24 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
   }
   out.push_back(say(language, Phrase::assume_scores));
   if (request.mode == CostMode::rent) {
-    out.push_back(say(language, Phrase::assume_rent));
+    out.push_back(say(language, request.price_files.empty() ? Phrase::assume_rent : Phrase::assume_rent_files));
+    for (const auto& file : request.price_files) {
+      const std::string format = say(language, file.format == PriceFileFormat::skypilot ? Phrase::price_format_skypilot
+                                                                                        : Phrase::price_format_quotes);
+      const std::string provider =
+          file.provider.empty() ? say(language, Phrase::price_file_providers_per_row) : file.provider;
+      std::vector<std::string> cards;
+      for (const auto& card : file.cards) {
+        cards.push_back(card.gpu_id);
+      }
+      out.push_back(cards.empty()
+                        ? say(language, Phrase::assume_price_file_none, file.file, format, provider, file.date)
+                        : say(language, Phrase::assume_price_file, file.file, format, provider, file.date,
+                              text::join(cards, say(language, Phrase::fit_list_separator))));
+    }
+    if (request.spot) {
+      out.push_back(say(language, Phrase::assume_spot));
+    }
   } else {
     const auto& own = request.ownership;
     const format::MoneyUnit unit = format::money_unit(request);
@@ -587,8 +636,13 @@ std::string client_summary(const Report& report, Language language) {
     return {};
   }
   const Recommendation& best = report.recommendations.front();
-  std::string out = say(language, request.mode == CostMode::rent ? Phrase::brief_rent : Phrase::brief_buy,
-                        best.estimate.count, best.gpu.name, plan_in_brief(request, best, language));
+  const auto& offer = best.estimate.cost.offer;
+  std::string out =
+      request.mode == CostMode::rent && offer
+          ? say(language, Phrase::brief_rent_offer, best.estimate.count, best.gpu.name,
+                plan_in_brief(request, best, language), offer_units(*offer, language), offer->provider, offer->location)
+          : say(language, request.mode == CostMode::rent ? Phrase::brief_rent : Phrase::brief_buy, best.estimate.count,
+                best.gpu.name, plan_in_brief(request, best, language));
   if (report.recommendations.size() > 1) {
     const Recommendation& next = report.recommendations[1];
     out += say(language, Phrase::brief_alternative, next.estimate.count, next.gpu.name,

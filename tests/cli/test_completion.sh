@@ -104,7 +104,7 @@ every() {
   done
 }
 
-commands=(recommend compare fit batch catalog models rules help)
+commands=(recommend compare fit batch catalog models prices rules help)
 formats=(text json markdown html csv tsv)
 
 # Subcommands.

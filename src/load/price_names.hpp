@@ -1,0 +1,34 @@
+// The values of price files and the SkyPilot accelerator names mapped onto
+// the catalog's cards (docs/prices.md, "Which card a row is"): apart from the
+// file parser in price_files.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu_advise/catalog.hpp"
+
+namespace gpu_advise::price_values {
+
+// A finite number written as from_chars reads it, the whole text.
+[[nodiscard]] std::optional<double> parse_number(std::string_view s);
+// Digits with an optional fraction: "2", "2.10", "0.5".
+[[nodiscard]] bool plain_decimal(std::string_view s);
+// YYYY-MM or YYYY-MM-DD, a day that exists.
+[[nodiscard]] bool is_real_date(std::string_view s);
+// Text that prints as it is, on one line.
+[[nodiscard]] bool is_clean(std::string_view s);
+// The parts of `s` between any of `separators`, empty parts dropped.
+[[nodiscard]] std::vector<std::string> words_of(std::string_view s, std::string_view separators);
+// The first 'SizeInMiB': N of a SkyPilot GpuInfo (one GPU's memory).
+[[nodiscard]] std::optional<double> gpu_info_mib(std::string_view info);
+// The card a SkyPilot accelerator is, or nullptr (unknown, or still ambiguous):
+// its name, memory (GpuInfo, or a -NNGB part) and form-factor words (SXM,
+// NVLINK, MEGA, PCIE, NVL in the name or the instance type) narrow the cards
+// the name's family names.
+[[nodiscard]] const GpuSpec* map_accelerator(const Catalog& catalog, std::string_view name,
+                                             std::string_view instance_type, std::optional<double> info_mib);
+
+}  // namespace gpu_advise::price_values

@@ -1,0 +1,232 @@
+// Prices from files (--price-file, `prices`, --spot) as a user runs them: a
+// SkyPilot catalog file and a quotes file rank the plans and name where each
+// is rented, in every format; bad rows are located errors.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+namespace {
+
+using harness::Result;
+using harness::run;
+using harness::scratch;
+
+std::string prices(const std::string& name) { return std::string(GPU_ADVISE_TEST_DATA) + "/prices/" + name; }
+
+const std::string lambda = prices("lambda/vms.csv");
+const std::string aws = prices("aws/vms.csv");
+const std::string quotes = prices("quotes.csv");
+
+// Text output in lines long enough that no sentence is wrapped.
+Result wide(const std::vector<std::string>& args) { return run(args, "COLUMNS=1000"); }
+
+// The recommendation for `id` in a JSON report.
+nlohmann::json pick(const nlohmann::json& report, const std::string& id) {
+  for (const auto& r : report["recommendations"]) {
+    if (r["gpu"]["id"] == id) {
+      return r;
+    }
+  }
+  FAIL("no recommendation for " << id);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("a SkyPilot file prices the cards it covers and names the instances", "[cli][prices]") {
+  const Result text = wide({"--params", "70B", "--task", "lora", "--price-file", lambda, "--gpu", "h100-sxm5"});
+  CHECK(text.status == 0);
+  // The H100 SXM5 plan: 4 GPUs, Lambda's 4-GPU instance, its own price.
+  CHECK_THAT(text.out, Catch::Contains("1 x gpu_4x_h100_sxm5 at lambda, us-east-1, $12.36/hour, on demand"));
+  CHECK_THAT(text.out, Catch::Contains("(SkyPilot catalog, lambda, dated"));
+  CHECK_THAT(text.err, Catch::Contains("warning:") && Catch::Contains("V100 (2 rows)"));
+
+  const Result json = run({"--params", "70B", "--task", "lora", "--price-file", lambda, "--format", "json"});
+  REQUIRE(json.status == 0);
+  const auto report = nlohmann::json::parse(json.out);
+  const auto h100 = pick(report, "h100-sxm5");
+  const auto& offer = h100["cost_usd"]["offer"];
+  CHECK(h100["cost_usd"]["price_basis"] == "price file");
+  CHECK(offer["provider"] == "lambda");
+  CHECK(offer["instance_type"] == "gpu_4x_h100_sxm5");
+  CHECK(offer["instances"] == 1);
+  CHECK(offer["paid_gpus"] == 4);
+  CHECK(offer["per_hour"].get<double>() == Approx(12.36));
+  CHECK(h100["cost_usd"]["rent_per_gpu_hour"]["typical"].get<double>() == Approx(3.09));
+  // The run's rent is the instance's price for the wall time.
+  const double hours = h100["training"]["wall_hours"]["typical"].get<double>();
+  CHECK(h100["cost_usd"]["rent"]["typical"].get<double>() == Approx(12.36 * hours).epsilon(1e-4));
+  // A card the file does not cover keeps the catalog's quotes.
+  const auto mi300x = pick(report, "mi300x");
+  CHECK(mi300x["cost_usd"]["price_basis"] == "catalog quotes");
+  CHECK(mi300x["cost_usd"]["offer"].is_null());
+  CHECK(report["request"]["price_files"][0]["provider"] == "lambda");
+  CHECK(report["request"]["price_files"][0]["format"] == "skypilot");
+
+  // The CSV names the instance too, after the columns that were there before.
+  const Result csv =
+      run({"--params", "70B", "--task", "lora", "--price-file", lambda, "--gpu", "h100-sxm5", "-f", "csv"});
+  CHECK_THAT(csv.out, Catch::Contains(",price file,lambda,us-east-1,gpu_4x_h100_sxm5,1,12.36\r\n"));
+  // And the reports say it in words.
+  const Result md =
+      wide({"--params", "70B", "--task", "lora", "--price-file", lambda, "--gpu", "h100-sxm5", "-f", "markdown"});
+  CHECK_THAT(md.out, Catch::Contains("Rent 4 x H100 SXM5 80GB as 1 x gpu\\_4x\\_h100\\_sxm5 at lambda, us-east-1"));
+}
+
+TEST_CASE("the cheapest instance for the count wins, idle GPUs are paid for and said", "[cli][prices]") {
+  // Lambda rents the A100 80GB as 8-GPU instances only: 4 cards cost one whole instance.
+  const Result r = run({"--params", "70B", "--task", "lora", "--gpu", "a100-80gb-sxm4", "--count", "4", "--price-file",
+                        lambda, "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto a100 = nlohmann::json::parse(r.out)["recommendations"][0];
+  CHECK(a100["cost_usd"]["offer"]["paid_gpus"] == 8);
+  CHECK(a100["cost_usd"]["offer"]["instance_type"] == "gpu_8x_a100_80gb_sxm4");
+  const double hours = a100["training"]["wall_hours"]["typical"].get<double>();
+  CHECK(a100["cost_usd"]["rent"]["typical"].get<double>() == Approx(8 * 1.79 * hours).epsilon(1e-4));
+  const Result text =
+      wide({"--params", "70B", "--task", "lora", "--gpu", "a100-80gb-sxm4", "--count", "4", "--price-file", lambda});
+  CHECK_THAT(text.out, Catch::Contains("4 of the 8 GPUs paid for stay idle"));
+  // Eight H100 SXM5: Europe's 8-GPU instance is the cheapest of the three regions.
+  const Result eight = run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--count", "8", "--price-file",
+                            lambda, "--format", "json"});
+  const auto offer = nlohmann::json::parse(eight.out)["recommendations"][0]["cost_usd"]["offer"];
+  CHECK(offer["location"] == "europe-central-1");
+  CHECK(offer["per_hour"].get<double>() == Approx(23.20));
+}
+
+TEST_CASE("the shapes in a file are the counts a card is rented in", "[cli][prices]") {
+  // The catalog rents the H100 PCIe as 1, 2, 4 or 8; Lambda's file only as 1-GPU
+  // instances, so eight of them are eight instances.
+  const Result r =
+      run({"--params", "70B", "--task", "lora", "--gpu", "h100-pcie", "--price-file", lambda, "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto plan = nlohmann::json::parse(r.out)["recommendations"][0];
+  CHECK(plan["cost_usd"]["offer"]["instances"] == plan["count"]);
+  CHECK(plan["cost_usd"]["offer"]["gpus_per_instance"] == 1);
+}
+
+TEST_CASE("a quotes file prices a plan by the GPU, in its own currency and market", "[cli][prices]") {
+  const Result r = wide({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--price-file", quotes});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("x one GPU at acme-cloud, us-east") && Catch::Contains("reserved"));
+  CHECK_THAT(r.err, Catch::Contains("V100 (1 row)"));
+  // A CNY quote prices the China market, and shows in CNY there.
+  const Result cn =
+      wide({"--params", "70B", "--task", "lora", "--region", "cn", "--gpu", "ascend-910b2", "--price-file", quotes});
+  CHECK(cn.status == 0);
+  CHECK_THAT(cn.out, Catch::Contains("¥12.00/GPU-hour") && Catch::Contains("at autodl, cn-east"));
+  // Two files: both quote the H100 SXM5, and the cheaper for the count wins.
+  const Result both = run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--price-file", lambda,
+                           "--price-file", quotes, "--format", "json"});
+  const auto report = nlohmann::json::parse(both.out);
+  CHECK(report["recommendations"][0]["cost_usd"]["offer"]["provider"] == "acme-cloud");
+  CHECK(report["request"]["price_files"].size() == 2);
+}
+
+TEST_CASE("spot prices rank the plans with --spot, and the cards without one say so", "[cli][prices]") {
+  const Result r = run({"--model", "llama-3.1-8b", "--task", "inference", "--spot", "--gpu", "h100-sxm5", "--gpu",
+                        "a100-80gb-sxm4", "--price-file", aws, "--price-file", lambda, "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(r.out);
+  const auto h100 = pick(report, "h100-sxm5");
+  CHECK(h100["cost_usd"]["offer"]["kind"] == "spot");
+  CHECK(h100["cost_usd"]["spot"] == true);
+  CHECK(h100["cost_usd"]["offer"]["provider"] == "aws");
+  CHECK(report["request"]["spot"] == true);
+  // Without --spot the same files price it on demand.
+  const Result on_demand = run({"--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100-sxm5", "--price-file",
+                                aws, "--format", "json"});
+  CHECK(nlohmann::json::parse(on_demand.out)["recommendations"][0]["cost_usd"]["offer"]["kind"] == "on_demand");
+  // Lambda has no spot: priced on demand, flagged.
+  const Result none =
+      wide({"--model", "llama-3.1-8b", "--task", "inference", "--spot", "--gpu", "gh200", "--price-file", lambda});
+  CHECK_THAT(none.out, Catch::Contains("no spot quote for this card, so on demand"));
+  CHECK_THAT(none.out, Catch::Contains("spot prices where a card has them"));
+}
+
+TEST_CASE("bad price rows are located errors, and nothing is written", "[cli][prices][errors]") {
+  const Result r = run({"--params", "70B", "--task", "lora", "--price-file", prices("bad/quotes.csv")});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains("bad/quotes.csv:2:11: price_per_gpu_hour: '-2' is not a positive price"));
+  CHECK_THAT(r.err, Catch::Contains("bad/quotes.csv:6:1: card: 'A100' is ambiguous"));
+  CHECK_THAT(r.err, Catch::Contains("5 problems found"));
+  const Result vms = run({"prices", prices("bad/vms.csv")});
+  CHECK(vms.status == 2);
+  CHECK_THAT(vms.err, Catch::Contains("bad/vms.csv:2:38: Price: 'abc' is not a positive price"));
+  const Result missing = run({"--params", "70B", "--task", "lora", "--price-file", prices("none/vms.csv")});
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.err, Catch::Contains("none/vms.csv"));
+  // A SkyPilot file named without its provider's folder needs PROVIDER=FILE.
+  const auto loose = scratch() / "vms.csv";
+  std::filesystem::copy_file(lambda, loose, std::filesystem::copy_options::overwrite_existing);
+  const Result unnamed = harness::shell("cd " + harness::quote(scratch().string()) + " && \"$GA\" prices vms.csv");
+  CHECK(unnamed.status == 2);
+  CHECK_THAT(unnamed.err, Catch::Contains("PROVIDER=FILE"));
+  const Result named = run({"prices", "lambda-labs=" + loose.string(), "--format", "json"});
+  CHECK(named.status == 0);
+  CHECK(nlohmann::json::parse(named.out)["files"][0]["provider"] == "lambda-labs");
+  // Flags where they do not apply.
+  CHECK(run({"models", "--price-file", lambda}).status == 2);
+  CHECK(run({"prices", lambda, "--spot"}).status == 2);
+}
+
+TEST_CASE("prices summarises files without a recommendation", "[cli][prices]") {
+  const Result text = wide({"prices", lambda, quotes});
+  CHECK(text.status == 0);
+  CHECK_THAT(text.out, Catch::Contains("SkyPilot catalog, 19 rows, 15 quotes for 6 cards"));
+  CHECK_THAT(text.out, Catch::Contains("h100-sxm5 (H100 SXM5 80GB)"));
+  CHECK_THAT(text.out, Catch::Contains("not in the catalog, skipped (rows): V100 2"));
+  CHECK_THAT(text.out, Catch::Contains("quotes file, 5 rows, 4 quotes for 3 cards"));
+  const Result zh = run({"prices", lambda, "--lang", "zh"});
+  CHECK_THAT(zh.out, Catch::Contains("SkyPilot 目录"));
+  const Result json = run({"prices", aws, "--format", "json"});
+  REQUIRE(json.status == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["kind"] == "prices");
+  const auto& file = doc["files"][0];
+  CHECK(file["provider"] == "aws");
+  CHECK(file["cpu_rows"] == 1);
+  bool h100 = false;
+  for (const auto& card : file["cards"]) {
+    if (card["id"] == "h100-sxm5") {
+      h100 = true;
+      CHECK(card["shapes"] == nlohmann::json::array({8}));
+    }
+  }
+  CHECK(h100);
+  CHECK(run({"prices"}).status == 2);
+  CHECK(run({"prices", lambda, "--format", "markdown"}).status == 2);
+}
+
+TEST_CASE("catalog show lists a file's quotes beside the catalog's", "[cli][prices]") {
+  const Result text = wide({"catalog", "show", "h100-sxm5", "--price-file", lambda});
+  CHECK(text.status == 0);
+  CHECK_THAT(text.out, Catch::Contains("rent quotes from price files (6), cheapest first"));
+  CHECK_THAT(text.out, Catch::Contains("lambda europe-central-1, gpu_8x_h100_sxm5, 8 per instance"));
+  CHECK_THAT(text.out, Catch::Contains("rent per GPU-hour (global)"));  // the catalog's own stay listed
+  const Result json = run({"catalog", "show", "h100-sxm5", "--price-file", lambda, "--format", "json"});
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["price_file_quotes"].size() == 6);
+  CHECK(doc["price_file_quotes"][0]["origin"].get<std::string>().find("vms.csv:") != std::string::npos);
+  CHECK(!doc["gpu"]["prices"]["rent_usd_per_gpu_hour"].empty());
+}
+
+TEST_CASE("batch and fit take the price files of the command line", "[cli][prices]") {
+  const auto requests = scratch() / "price-requests.jsonl";
+  harness::spit(requests, R"({"params": "70B", "task": "lora", "gpu": ["h100-sxm5"]})"
+                          "\n");
+  const Result batch = run({"batch", requests.string(), "--price-file", lambda});
+  REQUIRE(batch.status == 0);
+  const auto line = nlohmann::json::parse(batch.out);
+  CHECK(line["recommendations"][0]["cost_usd"]["offer"]["provider"] == "lambda");
+  const Result fit = run({"fit", "--gpu", "h100-sxm5", "--count", "8", "--params", "70B", "--task", "lora",
+                          "--price-file", lambda, "--format", "json"});
+  CHECK(fit.status == 0);
+}
