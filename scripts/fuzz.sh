@@ -22,7 +22,7 @@ rm -f "$build_log"
 findings=build/fuzz/findings
 mkdir -p "$findings"
 status=0
-for target in quantity catalog rules config batch; do
+for target in quantity catalog rules config batch prices; do
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/"$target"/* "$corpus"/
   echo "fuzz: $target for ${seconds}s"

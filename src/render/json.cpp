@@ -841,6 +841,13 @@ std::string render_json_compact(const Report& report, Language language, JsonSty
             range_field(w, "tpot_ms", e.inference->tpot_ms);
           });
           cost_json(w, e, request);
+          w.object_or_null("offer", e.cost.offer.has_value(), [&] {  // a price file's: where it is rented
+            w.field("provider", e.cost.offer->provider);
+            w.field("location", e.cost.offer->location);
+            w.field("instance_type", e.cost.offer->instance_type);
+            w.field("instances", e.cost.offer->instances);
+            w.field("kind", to_string(e.cost.offer->kind));
+          });
           w.field("score", round6(top->score.total));
         });
         w.field("alternatives", report.recommendations.size() + report.omitted - (top != nullptr ? 1 : 0));

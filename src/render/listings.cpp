@@ -243,6 +243,7 @@ std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language
   if (!imported.empty()) {  // cheapest first: what a plan would be rented as
     out += "  " + say(l, Phrase::list_prices_from_files, imported.size()) + "\n";
     std::vector<const PriceQuote*> sorted;
+    sorted.reserve(imported.size());
     for (const auto& q : imported) {
       sorted.push_back(&q);
     }

@@ -226,6 +226,12 @@ TEST_CASE("batch and fit take the price files of the command line", "[cli][price
   REQUIRE(batch.status == 0);
   const auto line = nlohmann::json::parse(batch.out);
   CHECK(line["recommendations"][0]["cost_usd"]["offer"]["provider"] == "lambda");
+  // --compact keeps where the top plan is rented.
+  const Result compact = run({"batch", requests.string(), "--price-file", lambda, "--compact"});
+  const auto top = nlohmann::json::parse(compact.out)["top"];
+  CHECK(top["offer"]["provider"] == "lambda");
+  CHECK(top["offer"]["instance_type"] == line["recommendations"][0]["cost_usd"]["offer"]["instance_type"]);
+  CHECK(top["cost"]["offer_per_hour"].get<double>() > 0);
   const Result fit = run({"fit", "--gpu", "h100-sxm5", "--count", "8", "--params", "70B", "--task", "lora",
                           "--price-file", lambda, "--format", "json"});
   CHECK(fit.status == 0);

@@ -671,3 +671,76 @@ TEST_CASE("speed first treats one NVLink domain as one server", "[estimate][tier
   CHECK(e.sizing.stop == Sizing::Stop::node);
   CHECK(e.sizing.next == 144);
 }
+
+namespace {
+
+// A rent quote as a price file gives it.
+PriceQuote file_quote(double usd_per_gpu, int gpus, std::string instance, PriceKind kind = PriceKind::on_demand,
+                      Region region = Region::global) {
+  PriceQuote q;
+  q.low_usd = q.high_usd = usd_per_gpu;
+  q.kind = kind;
+  q.region = region;
+  q.provider = "cloud";
+  q.instance_type = std::move(instance);
+  q.gpus_per_instance = gpus;
+  q.location = "zone-1";
+  q.origin = "vms.csv:2";
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("a price file's cheapest offer for a count is in whole instances, idle GPUs paid for", "[estimate][prices]") {
+  const PriceQuote one = file_quote(3.29, 1, "gpu_1x");
+  const PriceQuote four = file_quote(3.09, 4, "gpu_4x");
+  const PriceQuote eight = file_quote(2.99, 8, "gpu_8x");
+  const std::vector<const PriceQuote*> all = {&one, &four, &eight};
+  // 3 GPUs: three 1-GPU instances ($9.87/h) beat one 4-GPU instance ($12.36/h).
+  auto offer = sizing::cheapest_offer(all, 3);
+  REQUIRE(offer);
+  CHECK(offer->instance_type == "gpu_1x");
+  CHECK(offer->instances == 3);
+  CHECK(offer->paid_gpus == 3);
+  CHECK(offer->usd_per_hour == Approx(9.87));
+  // 8 GPUs: one 8-GPU instance.
+  offer = sizing::cheapest_offer(all, 8);
+  CHECK(offer->instance_type == "gpu_8x");
+  CHECK(offer->usd_per_hour == Approx(23.92));
+  // 5 GPUs with 8-GPU instances only: one instance, 3 idle.
+  offer = sizing::cheapest_offer({&eight}, 5);
+  CHECK(offer->paid_gpus == 8);
+  CHECK(offer->usd_per_hour == Approx(8 * 2.99));
+  // A tie in price: fewer GPUs paid for wins.
+  const PriceQuote per_gpu = file_quote(2.99, 0, "");
+  offer = sizing::cheapest_offer({&eight, &per_gpu}, 8);
+  CHECK(offer->instance_type == "gpu_8x");  // same price, same GPUs: the earlier quote
+  offer = sizing::cheapest_offer({&eight, &per_gpu}, 4);
+  CHECK(offer->instance_type.empty());  // by the GPU: 4 paid, not 8
+  CHECK(offer->paid_gpus == 4);
+  CHECK_FALSE(sizing::cheapest_offer({}, 4));
+}
+
+TEST_CASE("a price file's shapes and kinds in the request's market are what a plan rents", "[estimate][prices]") {
+  GpuSpec gpu = test::card("h", 80, 3350, 989, 8, std::nullopt);
+  gpu.node.rent_shapes = {1, 2, 4, 8};
+  gpu.rent_usd_per_gpu_hour = {file_quote(2.0, 8, "big"), file_quote(1.0, 8, "big-spot", PriceKind::spot),
+                               file_quote(9.0, 2, "china", PriceKind::on_demand, Region::cn)};
+  Request r;
+  CHECK(sizing::rent_shapes(r, gpu) == std::vector<int>{8});
+  CHECK(sizing::file_quotes(r, gpu).size() == 1);  // on demand only, without --spot
+  r.spot = true;
+  REQUIRE(sizing::file_quotes(r, gpu).size() == 1);
+  CHECK(sizing::file_quotes(r, gpu).front()->kind == PriceKind::spot);
+  r.region = Region::cn;  // no spot quote in China: on demand there, its own shape
+  CHECK(sizing::file_quotes(r, gpu).front()->instance_type == "china");
+  CHECK(sizing::rent_shapes(r, gpu) == std::vector<int>{2});
+  // A quote by the GPU: any count the catalog rents it in.
+  gpu.rent_usd_per_gpu_hour.push_back(file_quote(9.5, 0, "", PriceKind::on_demand, Region::cn));
+  CHECK(sizing::rent_shapes(r, gpu) == std::vector<int>{1, 2, 4, 8});
+  // The catalog's own quotes (no origin) have no shapes.
+  GpuSpec plain = test::card("p", 80, 3350, 989, 8, 2.0);
+  plain.node.rent_shapes = {1, 8};
+  CHECK(sizing::rent_shapes(Request{}, plain) == std::vector<int>{1, 8});
+  CHECK(sizing::file_quotes(Request{}, plain).empty());
+}
