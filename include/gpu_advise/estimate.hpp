@@ -125,7 +125,7 @@ struct RentOffer {
   double usd_per_gpu_hour = 0;  // the quote
   double usd_per_hour = 0;      // the whole plan: paid GPUs x the quote
   std::string date;
-  std::string source;  // the file, as given
+  std::string source;  // the quote's source: "SkyPilot catalog FILE", or a quotes file's source column
   std::string origin;  // FILE:LINE of the quote
 };
 

@@ -2,7 +2,7 @@
 // (catalogs/v7/<cloud>/vms.csv of skypilot-org/skypilot-catalog) and plain CSV
 // files of one's own quotes, mapped onto the catalog's cards
 // (docs/prices.md). Loading is at the edge; what the prices
-// do to a plan is the estimator's (docs/methodology.md §8).
+// do to a plan is the estimator's (docs/methodology.md §6.1).
 #pragma once
 
 #include <cstddef>

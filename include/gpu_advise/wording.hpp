@@ -471,6 +471,7 @@ enum class Phrase {
   axis_cost_month,
   // price files (--price-file, `prices`)
   best_basis_file,
+  best_basis_spot,
   brief_rent_offer,
   offer_instances,
   offer_gpus,

@@ -293,7 +293,8 @@ void check_flags(const Scan& scan) {
       message += ": run the command itself";
     }
     std::vector<std::string> takers;
-    for (const Command command : {Command::recommend, Command::compare, Command::fit, Command::batch}) {
+    for (const Command command :
+         {Command::recommend, Command::compare, Command::fit, Command::batch, Command::catalog_show}) {
       if (accepts(command, spec)) {
         takers.emplace_back(command_name(command));
       }

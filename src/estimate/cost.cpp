@@ -1,5 +1,5 @@
 // Cost: rent from the catalog's quotes or --price, purchase, energy and the
-// cost per million tokens (docs/methodology.md §8).
+// cost per million tokens (docs/methodology.md §6).
 #include <algorithm>
 
 #include "estimate/parts.hpp"
@@ -53,7 +53,20 @@ std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu) {
   }
   std::sort(shapes.begin(), shapes.end());
   shapes.erase(std::unique(shapes.begin(), shapes.end()), shapes.end());
-  return shapes;
+  // Several instances of a shape rent its multiples too (two 1-GPU instances
+  // are 2 GPUs): the counts up to a server a plan may use (1, 2, 4 and the
+  // server, as the catalog's shapes) that some shape divides, and the shapes.
+  const int node = std::max(1, gpu.node.gpus_per_node);
+  std::vector<int> counts = shapes;
+  for (const int n : {1, 2, 4, node}) {
+    if (n <= std::max(node, shapes.back()) &&
+        std::any_of(shapes.begin(), shapes.end(), [&](int shape) { return n % shape == 0; })) {
+      counts.push_back(n);
+    }
+  }
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
 }
 
 std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& quotes, int count) {

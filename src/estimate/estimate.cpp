@@ -161,7 +161,7 @@ int needed_count(const Request& request, const ModelShape& model, const GpuSpec&
     return smallest;
   }
   // The same search over 1, 2, 4 and whole nodes, as if every count were
-  // rented (and priced by the catalog, whose quotes have no shapes).
+  // rented (without quotes, so no price file's shapes: the search is of fit alone).
   GpuSpec any_count = gpu;
   any_count.node.rent_shapes.clear();
   any_count.rent_usd_per_gpu_hour.clear();

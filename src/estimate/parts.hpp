@@ -239,8 +239,9 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e);
 // when one covers the card there (on spot quotes with --spot where there are
 // any, else the others), else none (the catalog's quotes price it as a range).
 [[nodiscard]] std::vector<const PriceQuote*> file_quotes(const Request& request, const GpuSpec& gpu);
-// The GPU counts the card is rented in: the instance shapes of its price-file
-// quotes in the market (when every one is an instance), else the catalog's.
+// The GPU counts the card is rented in: with price-file quotes in the market
+// that are all instances, their shapes and the counts up to a server that
+// whole instances of one shape make (1, 2, 4, the server); else the catalog's.
 [[nodiscard]] std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu);
 // The cheapest of `quotes` for `count` GPUs, in whole instances (fewer GPUs
 // paid for, then the earlier quote, on a tie); nullopt when `quotes` is empty.

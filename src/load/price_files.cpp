@@ -60,6 +60,7 @@ class Problems {
   void at(const csv::Field& field, std::string_view key, std::string message) {
     add(field.line, field.column, key, std::move(message));
   }
+  [[nodiscard]] bool empty() const noexcept { return m_list.empty(); }
   void throw_if_any() {
     if (m_dropped > 0) {
       m_list.push_back(Diagnostic{m_file, 0, 0, "", fmt::format("... and {} more problems", m_dropped)});
@@ -392,7 +393,7 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
       collector.add(card->id, std::move(quote), accelerator);
     }
   }
-  if (collector.summary().rows == 0) {
+  if (collector.summary().rows == 0 && problems.empty()) {  // (bad records are not rows, and are said)
     problems.add(header.line, 0, "", "no price rows: the file has a header row and nothing else");
   }
   problems.throw_if_any();
@@ -596,7 +597,7 @@ PriceBook parse_quotes(csv::Reader& reader, const csv::Record& header, const Pri
     quote.origin = fmt::format("{}:{}", file, record.line);
     collector.add(card->id, std::move(quote), card_name);
   }
-  if (collector.summary().rows == 0) {
+  if (collector.summary().rows == 0 && problems.empty()) {  // (bad records are not rows, and are said)
     problems.add(header.line, 0, "", "no price rows: the file has a header row and nothing else");
   }
   problems.throw_if_any();

@@ -1,5 +1,5 @@
 // The values of price files and the SkyPilot accelerator names mapped onto
-// the catalog's cards (docs/prices.md, "Which card a row is"): apart from the
+// the catalog's cards (docs/prices.md, "From SkyPilot's names to the catalog's cards"): apart from the
 // file parser in price_files.cpp.
 #pragma once
 

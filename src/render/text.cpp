@@ -108,6 +108,7 @@ std::string headline(const Report& report, Language l) {
                   e.cost.offer->location);
     } else {
       line += say(l, e.cost.price_basis == PriceBasis::user_price ? Phrase::best_basis_user
+                     : e.cost.spot                                ? Phrase::best_basis_spot
                      : e.cost.lease_rates_only                    ? Phrase::best_basis_leases
                                                                   : Phrase::best_basis_quotes);
     }

@@ -285,6 +285,7 @@ constexpr Entry entries[] = {
   {Phrase::cheaper_slower, "slower", "更慢"},
   {Phrase::brief_rent, "Rent {} x {}: {}.", "建议租用 {} × {}：{}。"},
   {Phrase::brief_buy, "Buy {} x {}: {}.", "建议购买 {} × {}：{}。"},
+  {Phrase::best_basis_spot, " (median of dated spot quotes)", "（有日期竞价报价的中位数）"},
   {Phrase::brief_rent_offer, "Rent {0} x {1} as {3} at {4}, {5}: {2}.", "建议在 {4} {5} 租用 {0} × {1}（{3}）：{2}。"},
   {Phrase::brief_training, "about {} and {} for the run of {} tokens", "耗时约 {}，整次训练 {}（{} tokens）"},
   {Phrase::brief_serving_rent, "about {:.0f} tokens/s for {} concurrent sequences ({:.0f} tokens/s per user) at {} per hour",

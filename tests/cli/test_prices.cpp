@@ -109,6 +109,14 @@ TEST_CASE("the shapes in a file are the counts a card is rented in", "[cli][pric
   const auto plan = nlohmann::json::parse(r.out)["recommendations"][0];
   CHECK(plan["cost_usd"]["offer"]["instances"] == plan["count"]);
   CHECK(plan["cost_usd"]["offer"]["gpus_per_instance"] == 1);
+  // Lambda rents the A10 by the one-GPU instance, so two are two instances
+  // (the catalog's 4-GPU server is no bar).
+  const Result a10 = run({"--params", "13B", "--task", "lora", "--gpu", "a10", "--budget", "low", "--price-file",
+                          lambda, "--format", "json"});
+  REQUIRE(a10.status == 0);
+  const auto small = nlohmann::json::parse(a10.out)["recommendations"][0];
+  CHECK(small["count"] == 2);
+  CHECK(small["cost_usd"]["offer"]["instances"] == 2);
 }
 
 TEST_CASE("a quotes file prices a plan by the GPU, in its own currency and market", "[cli][prices]") {

@@ -734,7 +734,7 @@ TEST_CASE("a price file's shapes and kinds in the request's market are what a pl
   CHECK(sizing::file_quotes(r, gpu).front()->kind == PriceKind::spot);
   r.region = Region::cn;  // no spot quote in China: on demand there, its own shape
   CHECK(sizing::file_quotes(r, gpu).front()->instance_type == "china");
-  CHECK(sizing::rent_shapes(r, gpu) == std::vector<int>{2});
+  CHECK(sizing::rent_shapes(r, gpu) == std::vector<int>{2, 4, 8});  // 2-GPU instances, one to four of them
   // A quote by the GPU: any count the catalog rents it in.
   gpu.rent_usd_per_gpu_hour.push_back(file_quote(9.5, 0, "", PriceKind::on_demand, Region::cn));
   CHECK(sizing::rent_shapes(r, gpu) == std::vector<int>{1, 2, 4, 8});
