@@ -259,6 +259,15 @@ bool width_matches(Problems& problems, const csv::Record& record, std::size_t wi
   return false;
 }
 
+// A file read to its end: its quotes and summary, or every problem found.
+PriceBook finish(Collector collector, Problems& problems, int header_line) {
+  if (collector.summary().rows == 0 && problems.empty()) {  // (bad records are not rows, and are said)
+    problems.add(header_line, 0, "", "no price rows: the file has a header row and nothing else");
+  }
+  problems.throw_if_any();
+  return std::move(collector).finish();
+}
+
 // ------------------------------------------------------------ SkyPilot files
 
 std::string provider_of(const PriceFileArg& arg) {
@@ -393,11 +402,7 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
       collector.add(card->id, std::move(quote), accelerator);
     }
   }
-  if (collector.summary().rows == 0 && problems.empty()) {  // (bad records are not rows, and are said)
-    problems.add(header.line, 0, "", "no price rows: the file has a header row and nothing else");
-  }
-  problems.throw_if_any();
-  return std::move(collector).finish();
+  return finish(std::move(collector), problems, header.line);
 }
 
 // ------------------------------------------------------------ quotes files
@@ -597,11 +602,7 @@ PriceBook parse_quotes(csv::Reader& reader, const csv::Record& header, const Pri
     quote.origin = fmt::format("{}:{}", file, record.line);
     collector.add(card->id, std::move(quote), card_name);
   }
-  if (collector.summary().rows == 0 && problems.empty()) {  // (bad records are not rows, and are said)
-    problems.add(header.line, 0, "", "no price rows: the file has a header row and nothing else");
-  }
-  problems.throw_if_any();
-  return std::move(collector).finish();
+  return finish(std::move(collector), problems, header.line);
 }
 
 // ------------------------------------------------------------ dates
