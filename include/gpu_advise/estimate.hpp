@@ -10,6 +10,7 @@
 
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/ownership.hpp"
 #include "gpu_advise/request.hpp"
 
 namespace gpu_advise {
@@ -129,16 +130,45 @@ struct RentOffer {
   std::string origin;  // FILE:LINE of the quote
 };
 
+// Owning the plan's servers (docs/methodology.md §6.2): what is bought, and
+// its cost against renting at the stated utilisation, on the cheap, typical
+// and dear corners of the sourced figures.
+struct OwnershipCost {
+  Condition condition = Condition::new_card;
+  int servers = 0;
+  int gpus_per_server = 0;
+  int gpus = 0;               // GPUs bought: whole servers of SXM/OAM/module cards, the plan's count of PCIe cards
+  bool whole_server = false;  // priced as whole servers; else cards plus what the server adds
+  Range servers_usd;          // the servers with their cards
+  Range network_usd;          // scale-out network (more than one server)
+  Range usd_per_kwh;
+  Range pue;
+  Range colocation_usd_per_kw_month;
+  double max_kw = 0;  // the servers' maximum IT power
+  double years = 0;
+  double utilisation = 0;
+  OwnershipResult low, typical, high;           // cheap, typical and dear corners
+  std::optional<double> rent_usd_per_gpu_hour;  // the typical rent compared against
+  std::optional<bool> owning_cheaper;           // typical owned cost per busy GPU-hour below the rent
+  // Typical cost per busy GPU-hour at 10%, 20%, ... 100% busy (the reports' chart).
+  std::vector<double> usd_per_gpu_hour_by_utilisation;
+};
+// Why a card has no ownership price.
+enum class OwnershipGap { none, no_purchase_price, no_new_price, no_used_price, no_power };
+[[nodiscard]] std::span<const EnumName<OwnershipGap>> names(OwnershipGap);  // "none", "no_purchase_price", ...
+
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
   PriceBasis price_basis = PriceBasis::catalog_quotes;
-  std::optional<RentOffer> offer;               // price_file: the instance rented
-  bool spot = false;                            // priced on spot quotes (--spot, where the card has one)
-  bool spot_missing = false;                    // --spot, but no spot quote here: priced on demand
-  bool lease_rates_only = false;                // every rent quote in the region is a monthly or longer lease
-  std::optional<Range> rent_usd;                // training: the run; inference: per hour of serving
-  std::optional<Range> purchase_usd;            // the cards (capex)
-  std::optional<Range> buy_usd;                 // training: amortised cards + energy for the run; inference: per month
+  std::optional<RentOffer> offer;     // price_file: the instance rented
+  bool spot = false;                  // priced on spot quotes (--spot, where the card has one)
+  bool spot_missing = false;          // --spot, but no spot quote here: priced on demand
+  bool lease_rates_only = false;      // every rent quote in the region is a monthly or longer lease
+  std::optional<Range> rent_usd;      // training: the run; inference: per hour of serving
+  std::optional<Range> purchase_usd;  // capex: whole servers and their network (ownership)
+  std::optional<Range> buy_usd;       // cost of ownership: training, the run's busy GPU-hours; inference, a month
+  std::optional<OwnershipCost> ownership;
+  OwnershipGap ownership_gap = OwnershipGap::none;
   std::optional<double> energy_usd;             // training: the run; inference: per month
   std::optional<Range> usd_per_million_tokens;  // inference, in the request's mode
 };

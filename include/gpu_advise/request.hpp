@@ -101,12 +101,14 @@ struct PriceOverride {
   double usd_per_gpu_hour = 0;
 };
 
-// Assumptions for buying instead of renting (docs/methodology.md §4).
+// What a buyer states about owning (--condition, --years, --utilization,
+// --power-price; docs/methodology.md §6.2). The figures they are combined
+// with are in ownership_data() (ownership.hpp).
 struct OwnershipCosts {
-  double amortisation_years = 3.0;  // straight-line life of the cards
-  double pue = 1.3;                 // data-centre power usage effectiveness
-  double usd_per_kwh = 0.10;        // electricity
-  double utilisation = 0.7;         // share of TDP drawn on average while busy
+  Condition condition = Condition::new_card;  // new servers, or used (where the catalog prices them)
+  double years = 3.0;                         // how long the servers are kept, then sold
+  double utilisation = 0.5;                   // share of the hours the GPUs are busy
+  std::optional<double> usd_per_kwh;          // --power-price; nullopt: the region's sourced figure
 };
 
 // The interactive latency a serving plan is sized to when the user states no

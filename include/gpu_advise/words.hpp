@@ -36,6 +36,11 @@ namespace gpu_advise {
 
 // The model for people: "Llama 3.1 70B", "a 70B model", "an 8B model".
 [[nodiscard]] std::string model_label(const ModelShape& model, Language language);
+// Owning against renting, in one line: "at 50% utilization owning 8 x A100
+// 80GB SXM (used) costs $1.31 per GPU-hour against $1.40 renting: buy if busy
+// more than 46% of the time; ...".
+[[nodiscard]] std::string describe_verdict(const Request& request, const OwnershipCost& own, std::string_view gpu_name,
+                                           Language language);
 
 // "a" or "an" before `word`, by how it is said: numbers by their English
 // words ("an 8B", "an 11B", "an 18B", "an 80B", "an 8x7B"; "a 70B", "a 1.5T",

@@ -135,6 +135,20 @@ const std::vector<FlagSpec>& flag_table() {
       {"--spot", &Flags::spot, "Cost", "",
        "Rent on spot (preemptible) prices where a card has them; the others stay on demand", "", FlagScope::any, "spot",
        false},
+      {"--condition", &Flags::condition, "Cost", "CONDITION",
+       "new | used: buy new servers, or used ones where the catalog prices them (--mode buy; default new)", "",
+       FlagScope::any, "condition", false},
+      {"--years", &Flags::years, "Cost", "N",
+       fmt::format("Years the servers are kept, then sold, 1-10 (--mode buy; default {})", shown(d.ownership.years)),
+       "", FlagScope::any, "years", false},
+      {"--utilization", &Flags::utilization, "Cost", "PERCENT",
+       fmt::format("Share of the hours the owned GPUs are busy, 1-100% (--mode buy; default {:.0f}%)",
+                   100 * d.ownership.utilisation),
+       "", FlagScope::any, "utilization", false},
+      {"--power-price", &Flags::power_price, "Cost", "PRICE",
+       "Electricity per kWh, in --currency or with one: 0.12, 0.6cny (--mode buy; default: the region's sourced "
+       "tariff)",
+       "", FlagScope::any, "power_price", false},
       {"--gpu", &Flags::gpus, "Selection", "ID", "Only consider this card (id or alias; repeat for several)", "",
        FlagScope::any, "gpu", true, "-g"},
       {"--count", &Flags::count, "Selection", "N", "Fix the number of cards instead of finding the smallest that fits",
@@ -526,6 +540,49 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   // Cost.
   if (!flags.mode.empty()) {
     request.mode = parse_choice<CostMode>(flags.mode, "--mode");
+  }
+  const bool owning_flags =
+      !flags.condition.empty() || !flags.years.empty() || !flags.utilization.empty() || !flags.power_price.empty();
+  if (owning_flags && request.mode != CostMode::buy) {
+    throw UsageError(
+        "--condition, --years, --utilization and --power-price describe owning: give them with --mode buy");
+  }
+  if (!flags.condition.empty()) {
+    request.ownership.condition = parse_choice<Condition>(flags.condition, "--condition");
+  }
+  if (!flags.years.empty()) {
+    request.ownership.years = wrap("--years", [&] { return parse_positive_number(flags.years, 10); });
+    if (request.ownership.years < 1) {
+      throw UsageError(fmt::format("--years: '{}' is under a year; give 1 to 10", text::excerpt(flags.years)));
+    }
+  }
+  if (!flags.utilization.empty()) {
+    std::string_view text = flags.utilization;
+    if (text.ends_with('%')) {
+      text.remove_suffix(1);
+    }
+    const double percent = wrap("--utilization", [&] { return parse_positive_number(text, 100); });
+    if (percent < 1) {
+      throw UsageError(fmt::format("--utilization: '{}' is under 1%; give a share of the hours busy, 1 to 100 (%)",
+                                   text::excerpt(flags.utilization)));
+    }
+    request.ownership.utilisation = percent / 100.0;
+  }
+  if (!flags.power_price.empty()) {
+    const auto amount = wrap("--power-price", [&] { return parse_money_amount(flags.power_price, 100); });
+    if (!amount) {
+      (void)wrap("--power-price", [&] { return parse_positive_number(flags.power_price, 100); });
+      throw UsageError(fmt::format("--power-price: '{}' is not a price per kWh such as 0.12, 0.12usd or 0.6cny",
+                                   text::excerpt(flags.power_price)));
+    }
+    check_cny(*amount, "--power-price");
+    const double usd = to_usd(*amount);
+    if (usd <= 0 || usd > max_power_usd_per_kwh) {
+      throw UsageError(fmt::format("--power-price: '{}' is {} per kWh; give more than 0 and at most {} USD",
+                                   text::excerpt(flags.power_price), format::money(usd),
+                                   format::number(max_power_usd_per_kwh)));
+    }
+    request.ownership.usd_per_kwh = usd;
   }
   std::vector<std::string> price_entries;  // as typed, beside request.prices
   for (const auto& entry : flags.prices) {

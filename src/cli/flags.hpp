@@ -24,6 +24,8 @@ namespace gpu_advise::cli {
 inline constexpr std::int64_t max_count = 100000;
 inline constexpr std::int64_t max_top = 10000;
 inline constexpr double max_price_usd_per_gpu_hour = 10000;
+// --power-price: the dearest electricity accepted, per kWh (retail peaks are under 1 USD).
+inline constexpr double max_power_usd_per_kwh = 2;
 
 // Raw flag values, exactly as typed; validated in to_request().
 struct Flags {
@@ -88,6 +90,10 @@ struct Flags {
   std::vector<std::string> prices;
   std::vector<std::string> price_files;  // --price-file, as typed (PROVIDER=FILE or FILE)
   bool spot = false;
+  std::string condition;
+  std::string years;
+  std::string utilization;
+  std::string power_price;
   // What the --price-file files priced, once read (stated in the assumptions).
   std::vector<PriceFileSummary> priced_by;
   // The defaults of the environment and config file these flags took

@@ -1,6 +1,8 @@
 // Cost: rent from the catalog's quotes or --price, purchase, energy and the
 // cost per million tokens (docs/methodology.md §6).
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 #include "estimate/parts.hpp"
 
@@ -10,6 +12,15 @@ std::span<const EnumName<PriceBasis>> names(PriceBasis) {
   static constexpr EnumName<PriceBasis> table[] = {{PriceBasis::catalog_quotes, "catalog quotes"},
                                                    {PriceBasis::user_price, "--price"},
                                                    {PriceBasis::price_file, "price file"}};
+  return table;
+}
+
+std::span<const EnumName<OwnershipGap>> names(OwnershipGap) {
+  static constexpr EnumName<OwnershipGap> table[] = {{OwnershipGap::none, "none"},
+                                                     {OwnershipGap::no_purchase_price, "no_purchase_price"},
+                                                     {OwnershipGap::no_new_price, "no_new_price"},
+                                                     {OwnershipGap::no_used_price, "no_used_price"},
+                                                     {OwnershipGap::no_power, "no_power"}};
   return table;
 }
 
@@ -97,6 +108,131 @@ std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& qu
 
 namespace {
 
+Range usd_of(const OwnershipFigure& f, const ExchangeRate& rate) {
+  if (f.quoted_in != Currency::cny) {
+    return f.value;
+  }
+  const double per = rate.cny_per_usd > 0 ? rate.cny_per_usd : 1.0;
+  return Range{f.value.low / per, f.value.typical / per, f.value.high / per};
+}
+
+// The first row for the card (or its form factor), condition and region that
+// `pick` accepts: the request's region first, then the global figure.
+template <typename Pick>
+const ServerPrice* server_row(Region region, bool has_rate, Pick pick) {
+  for (const Region where : {region, Region::global}) {
+    for (const ServerPrice& row : ownership_data().servers) {
+      const bool money_ok = row.price.quoted_in != Currency::cny || has_rate;
+      if (row.region == where && money_ok && pick(row)) {
+        return &row;
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, int count) {
+  const OwnershipCosts& asked = request.ownership;
+  const ExchangeRate& rate = request.exchange_rate;
+  const bool has_rate = rate.cny_per_usd > 0;
+  const Condition condition = asked.condition;
+  const int per_server = std::max(1, gpu.node.gpus_per_node);
+  OwnershipCost own;
+  own.condition = condition;
+  own.gpus_per_server = per_server;
+  own.servers = (count + per_server - 1) / per_server;
+  own.years = asked.years;
+  own.utilisation = asked.utilisation;
+  double host_kw = 0;
+  const ServerPrice* whole = server_row(request.region, has_rate, [&](const ServerPrice& row) {
+    return row.whole_server && row.gpu_id == gpu.id && row.condition == condition;
+  });
+  if (whole) {
+    own.whole_server = true;
+    own.gpus = own.servers * per_server;
+    own.servers_usd = scale(usd_of(whole->price, rate), own.servers);
+    host_kw = whole->host_kw;
+  } else {
+    std::vector<PriceQuote> quotes;
+    std::copy_if(gpu.purchase_usd_per_card.begin(), gpu.purchase_usd_per_card.end(), std::back_inserter(quotes),
+                 [&](const PriceQuote& q) { return q.condition == condition; });
+    const auto card = price_range(quotes, request.region);
+    // A used server is priced with a new host: no used-host figure is sourced.
+    const ServerPrice* host = server_row(request.region, has_rate, [&](const ServerPrice& row) {
+      return !row.whole_server && row.gpu_id.empty() && row.form_factor == gpu.form_factor &&
+             row.condition == Condition::new_card;
+    });
+    if (!card || !host) {
+      const bool priced = price_range(gpu.purchase_usd_per_card, request.region).has_value();
+      c.ownership_gap = condition == Condition::used ? OwnershipGap::no_used_price
+                        : priced                     ? OwnershipGap::no_new_price
+                                                     : OwnershipGap::no_purchase_price;
+      return;
+    }
+    // PCIe cards are bought as needed into a server; the others come as whole boards.
+    own.gpus = gpu.form_factor == FormFactor::pcie ? count : own.servers * per_server;
+    const Range host_usd = scale(usd_of(host->price, rate), own.servers);
+    own.servers_usd = Range{card->low * own.gpus + host_usd.low, card->typical * own.gpus + host_usd.typical,
+                            card->high * own.gpus + host_usd.high};
+    host_kw = host->host_kw;
+  }
+  if (!gpu.tdp_w) {
+    c.ownership_gap = OwnershipGap::no_power;
+    return;
+  }
+  const OwnershipData& data = ownership_data();
+  if (own.servers > 1) {
+    const OwnershipFigure& net =
+        gpu.form_factor == FormFactor::pcie ? data.scale_out_per_pcie_server : data.scale_out_per_server;
+    own.network_usd = scale(usd_of(net, rate), own.servers);
+  }
+  const RegionalOwnership& where = regional_ownership(request.region);
+  own.usd_per_kwh = asked.usd_per_kwh ? Range{*asked.usd_per_kwh, *asked.usd_per_kwh, *asked.usd_per_kwh}
+                                      : usd_of(where.power_per_kwh, rate);
+  own.pue = where.pue.value;
+  own.colocation_usd_per_kw_month = usd_of(where.colocation_per_kw_month, rate);
+  own.max_kw = (own.gpus * *gpu.tdp_w / 1000.0) + own.servers * host_kw;
+  const Range capex{own.servers_usd.low + own.network_usd.low, own.servers_usd.typical + own.network_usd.typical,
+                    own.servers_usd.high + own.network_usd.high};
+  if (c.rent_usd_per_gpu_hour) {
+    own.rent_usd_per_gpu_hour = c.rent_usd_per_gpu_hour->typical;
+  }
+  // One corner: every figure at its low (cheap), typical or high (dear) value.
+  auto corner = [&](double Range::*at, double utilisation) {
+    OwnershipInputs in;
+    in.servers = own.servers;
+    in.gpus = own.gpus;
+    in.capex_usd = capex.*at;
+    in.years = own.years;
+    in.utilisation = utilisation;
+    in.residual_fraction = std::pow(1.0 - data.residual_decline_per_year.value.*at, own.years);
+    in.max_kw = own.max_kw;
+    in.busy_draw = data.average_draw.value.*at;
+    in.idle_draw = data.idle_draw.value.*at;
+    in.pue = own.pue.*at;
+    in.usd_per_kwh = own.usd_per_kwh.*at;
+    in.colocation_usd_per_kw_month = own.colocation_usd_per_kw_month.*at;
+    in.operations_per_year = data.operations_per_year.value.*at;
+    in.rent_usd_per_gpu_hour = own.rent_usd_per_gpu_hour.value_or(0);
+    return own_or_rent(in);
+  };
+  own.low = corner(&Range::low, own.utilisation);
+  own.typical = corner(&Range::typical, own.utilisation);
+  own.high = corner(&Range::high, own.utilisation);
+  for (int percent = 10; percent <= 100; percent += 10) {
+    own.usd_per_gpu_hour_by_utilisation.push_back(corner(&Range::typical, percent / 100.0).usd_per_gpu_hour_used);
+  }
+  if (own.rent_usd_per_gpu_hour) {
+    own.owning_cheaper = own.typical.usd_per_gpu_hour_used < *own.rent_usd_per_gpu_hour;
+  }
+  c.purchase_usd = capex;
+  c.ownership = std::move(own);
+}
+
+namespace {
+
 // Spot quotes alone with --spot, where the card has any in the market.
 std::vector<PriceQuote> market_quotes(const Request& request, const GpuSpec& gpu, bool& spot) {
   std::vector<PriceQuote> all;
@@ -150,25 +286,20 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     }
     c.lease_rates_only = any && leases_only;
   }
-  const double n = e.count;
-  if (const auto purchase = price_range(gpu.purchase_usd_per_card, request.region)) {
-    c.purchase_usd = scale(*purchase, n);
-  }
-  const OwnershipCosts& own = request.ownership;
-  // Energy: TDP x utilisation x PUE x hours x $/kWh.
-  const double kw = gpu.tdp_w.value_or(0) * n * own.utilisation * own.pue / 1000.0;
-  const double amortisation_hours = own.amortisation_years * 8760.0;
-
+  add_ownership(request, gpu, c, e.count);
   if (e.training) {
     const Range& wall = e.training->wall_hours;
     if (c.rent_usd_per_gpu_hour) {
       c.rent_usd = multiply(scale(wall, paid), *c.rent_usd_per_gpu_hour);  // paid while it restarts, too
     }
-    if (c.purchase_usd && gpu.tdp_w) {
-      c.energy_usd = kw * wall.typical * own.usd_per_kwh;
-      c.buy_usd = Range{c.purchase_usd->low * wall.low / amortisation_hours + kw * wall.low * own.usd_per_kwh,
-                        c.purchase_usd->typical * wall.typical / amortisation_hours + *c.energy_usd,
-                        c.purchase_usd->high * wall.high / amortisation_hours + kw * wall.high * own.usd_per_kwh};
+    if (const auto& own = c.ownership) {
+      // The run holds every GPU bought (a whole server for a part of one) for its wall time.
+      const double held = own->gpus;
+      c.buy_usd = Range{own->low.usd_per_gpu_hour_used * held * wall.low,
+                        own->typical.usd_per_gpu_hour_used * held * wall.typical,
+                        own->high.usd_per_gpu_hour_used * held * wall.high};
+      c.energy_usd = own->max_kw * ownership_data().average_draw.value.typical * own->pue.typical *
+                     own->usd_per_kwh.typical * wall.typical;
     }
     return;
   }
@@ -186,13 +317,14 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     rent_per_hour = scale(*c.rent_usd_per_gpu_hour, paid);
     c.rent_usd = rent_per_hour;
   }
-  if (c.purchase_usd && gpu.tdp_w) {
-    c.energy_usd = kw * hours_per_month * own.usd_per_kwh;
-    const double energy_per_hour = kw * own.usd_per_kwh;
-    own_per_hour = Range{c.purchase_usd->low / amortisation_hours + energy_per_hour,
-                         c.purchase_usd->typical / amortisation_hours + energy_per_hour,
-                         c.purchase_usd->high / amortisation_hours + energy_per_hour};
-    c.buy_usd = scale(*own_per_hour, hours_per_month);
+  if (const auto& own = c.ownership) {
+    const double months = own->years * 12.0;
+    c.buy_usd = Range{own->low.total_usd / months, own->typical.total_usd / months, own->high.total_usd / months};
+    c.energy_usd = own->typical.power_usd / months;
+    // An hour busy serving costs the owned GPUs' hour at the stated utilisation.
+    const double held = own->gpus;
+    own_per_hour = Range{own->low.usd_per_gpu_hour_used * held, own->typical.usd_per_gpu_hour_used * held,
+                         own->high.usd_per_gpu_hour_used * held};
   }
   const auto& basis = request.mode == CostMode::rent ? rent_per_hour : own_per_hour;
   if (basis) {

@@ -234,6 +234,9 @@ struct SearchResult {
                                              const Layout& layout, std::vector<EstimateNote>& notes);
 
 void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e);
+// Owning `count` cards: whole servers, the network, and the cost of ownership
+// against the rent already in `c` (docs/methodology.md §6.2).
+void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, int count);
 
 // The rent quotes a plan may take in the request's market: a price file's
 // when one covers the card there (on spot quotes with --spot where there are

@@ -4,6 +4,7 @@
 // the same thing; charts appear in HTML only.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -76,7 +77,19 @@ struct StackedBars {
   std::vector<std::string> legend;
   std::vector<Bar> bars;
 };
-using Block = std::variant<Heading, Paragraph, Bullets, TableBlock, Scatter, StackedBars, KeyValues>;
+// Lines over a linear 0-100% axis (cost against utilization): each series a
+// value per x; a flat series is a reference (the rent). `mark` draws a
+// dashed line at an x (the break-even).
+struct LineChart {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  std::string y_prefix;
+  std::vector<double> x;  // 0-1
+  std::vector<std::pair<std::string, std::vector<double>>> series;
+  std::optional<double> mark;
+};
+using Block = std::variant<Heading, Paragraph, Bullets, TableBlock, Scatter, StackedBars, KeyValues, LineChart>;
 
 // The report's document in `language`: every figure and sentence in place,
 // opening with the header's block when it has anything to say.

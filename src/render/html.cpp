@@ -359,6 +359,61 @@ double linear_step(double maximum, int ticks) {
   return 10 * decade;
 }
 
+// Lines on a linear 0-100% x axis and a linear y axis from 0; the first
+// series in the first colour, a flat one dashed.
+std::string svg_lines(const LineChart& chart) {
+  constexpr double W = 680, H = 260, left = 62, right = 14, top = 12, bottom = 44;
+  double ymax = 0;
+  for (const auto& [label, values] : chart.series) {
+    for (const double v : values) {
+      ymax = std::max(ymax, v);
+    }
+  }
+  const double step = linear_step(ymax > 0 ? ymax : 1, 5);
+  const double top_value = std::ceil((ymax > 0 ? ymax : 1) / step) * step;
+  auto px = [&](double v) { return left + v * (W - left - right); };
+  auto py = [&](double v) { return H - bottom - v / top_value * (H - top - bottom); };
+  std::string s =
+      fmt::format(R"(<svg viewBox="0 0 {} {}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)", W, H);
+  s += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#fbfcfe" stroke="#c9d3de"/>)", left, top,
+                   W - left - right, H - top - bottom);
+  for (int i = 0; i <= 10; i += 2) {
+    const double v = i / 10.0;
+    s += fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#e3e9f0"/>)", px(v), top, H - bottom);
+    s += fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" text-anchor="middle">{}%</text>)", px(v),
+                     H - bottom + 13, i * 10);
+  }
+  for (double v = 0; v <= top_value + step / 2; v += step) {
+    s += fmt::format(R"(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#e3e9f0"/>)", left, py(v), W - right);
+    s += fmt::format(R"(<text x="{}" y="{:.1f}" font-size="10" text-anchor="end">{}{}</text>)", left - 5, py(v) + 3.5,
+                     html_escape(chart.y_prefix), tick_label(v));
+  }
+  s += fmt::format(R"(<text x="{}" y="{}" font-size="10.5" text-anchor="middle">{}</text>)", (left + W - right) / 2,
+                   H - 10, html_escape(chart.x_label));
+  s += fmt::format(
+      R"svg(<text x="13" y="{0}" font-size="10.5" text-anchor="middle" transform="rotate(-90 13 {0})">{1}</text>)svg",
+      (top + H - bottom) / 2, html_escape(chart.y_label));
+  if (chart.mark) {
+    s += fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#555" stroke-dasharray="3 3"/>)",
+                     px(*chart.mark), top, H - bottom);
+  }
+  std::string legend = "<div class=\"legend\">";
+  for (std::size_t k = 0; k < chart.series.size(); ++k) {
+    const auto& [label, values] = chart.series[k];
+    const char* color = card_colors[k % card_colors.size()];
+    const bool flat = std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); });
+    std::string d;
+    for (std::size_t i = 0; i < values.size() && i < chart.x.size(); ++i) {
+      d += fmt::format("{}{:.1f} {:.1f}", i == 0 ? "M" : "L", px(chart.x[i]), py(values[i]));
+    }
+    s += fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="2"{}/>)", d, color,
+                     flat ? R"( stroke-dasharray="6 4")" : "");
+    legend +=
+        fmt::format(R"(<span><span class="dot" style="background:{}"></span>{}</span>)", color, html_escape(label));
+  }
+  return s + "</svg>\n" + legend + "</div>";
+}
+
 std::string svg_bars(const StackedBars& chart) {
   constexpr double W = 680, left = 180, right = 16, top = 6, row = 19;
   const double axis_h = chart.axis_label.empty() ? 16 : 30;
@@ -501,6 +556,9 @@ std::string to_html(const std::vector<Block>& doc, Language language) {
     } else if (const auto* sc = std::get_if<Scatter>(&block)) {
       out +=
           fmt::format("<figure><figcaption>{}</figcaption>\n{}\n</figure>\n", html_escape(sc->title), svg_scatter(*sc));
+    } else if (const auto* lc = std::get_if<LineChart>(&block)) {
+      out +=
+          fmt::format("<figure><figcaption>{}</figcaption>\n{}\n</figure>\n", html_escape(lc->title), svg_lines(*lc));
     } else if (const auto* sb = std::get_if<StackedBars>(&block)) {
       out += fmt::format("<figure><figcaption>{}</figcaption>\n{}\n</figure>\n", html_escape(sb->title), svg_bars(*sb));
     } else if (const auto* f = std::get_if<KeyValues>(&block)) {

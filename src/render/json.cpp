@@ -202,10 +202,11 @@ void request_json(Writer& w, const Request& r) {
     }
     if (r.mode == CostMode::buy) {
       w.object("ownership", [&] {
-        w.field("amortisation_years", r.ownership.amortisation_years);
-        w.field("pue", r.ownership.pue);
-        w.field("usd_per_kwh", r.ownership.usd_per_kwh);
+        w.field("condition", to_string(r.ownership.condition));
+        w.field("years", r.ownership.years);
         w.field("utilisation", r.ownership.utilisation);
+        w.field("usd_per_kwh",
+                r.ownership.usd_per_kwh ? std::optional(round6(*r.ownership.usd_per_kwh)) : std::nullopt);
       });
     }
   });
@@ -378,6 +379,71 @@ void cost_json(Writer& w, const Estimate& e, const Request& request) {
     in_currency("per_million_tokens", e.cost.usd_per_million_tokens);
     w.field("offer_per_hour",
             e.cost.offer ? std::optional(round6(e.cost.offer->usd_per_hour * per_usd)) : std::nullopt);
+    const auto& own = e.cost.ownership;
+    w.object_or_null("ownership", own.has_value(), [&] {
+      auto money = [&](double usd) { return round6(usd * per_usd); };
+      in_currency("per_gpu_hour_used", Range{own->low.usd_per_gpu_hour_used, own->typical.usd_per_gpu_hour_used,
+                                             own->high.usd_per_gpu_hour_used});
+      w.field("rent_per_gpu_hour",
+              own->rent_usd_per_gpu_hour ? std::optional(money(*own->rent_usd_per_gpu_hour)) : std::nullopt);
+      in_currency("servers", own->servers_usd);
+      in_currency("network", own->network_usd);
+      w.field("total", money(own->typical.total_usd));
+      w.field("running_per_month", money(own->typical.running_usd_per_month));
+      in_currency("per_kwh", own->usd_per_kwh);
+    });
+  });
+}
+
+// Owning the plan's servers, in USD (docs/methodology.md §6.2).
+void ownership_json(Writer& w, const CostEstimate& c) {
+  w.field("ownership_gap", to_string(c.ownership_gap));
+  const auto& own = c.ownership;
+  w.object_or_null("ownership", own.has_value(), [&] {
+    w.field("condition", to_string(own->condition));
+    w.field("servers", own->servers);
+    w.field("gpus_per_server", own->gpus_per_server);
+    w.field("gpus", own->gpus);
+    w.field("whole_server", own->whole_server);
+    optional_range(w, "servers_price", own->servers_usd);
+    optional_range(w, "network", own->network_usd);
+    w.field("max_kw", round6(own->max_kw));
+    w.field("years", own->years);
+    w.field("utilisation", own->utilisation);
+    optional_range(w, "usd_per_kwh", own->usd_per_kwh);
+    optional_range(w, "pue", own->pue);
+    optional_range(w, "colocation_per_kw_month", own->colocation_usd_per_kw_month);
+    const OwnershipResult& t = own->typical;
+    w.object("terms", [&] {
+      w.field("depreciation", round6(t.depreciation_usd));
+      w.field("residual", round6(t.residual_usd));
+      w.field("power", round6(t.power_usd));
+      w.field("colocation", round6(t.colocation_usd));
+      w.field("operations", round6(t.operations_usd));
+      w.field("total", round6(t.total_usd));
+      w.field("running_per_month", round6(t.running_usd_per_month));
+    });
+    optional_range(w, "per_gpu_hour_used",
+                   Range{own->low.usd_per_gpu_hour_used, t.usd_per_gpu_hour_used, own->high.usd_per_gpu_hour_used});
+    w.field("rent_per_gpu_hour",
+            own->rent_usd_per_gpu_hour ? std::optional(round6(*own->rent_usd_per_gpu_hour)) : std::nullopt);
+    auto maybe = [](const std::optional<double>& v) { return v ? std::optional(round6(*v)) : std::nullopt; };
+    w.object("break_even_utilisation", [&] {
+      w.field("low", maybe(own->low.break_even_utilisation));
+      w.field("typical", maybe(t.break_even_utilisation));
+      w.field("high", maybe(own->high.break_even_utilisation));
+    });
+    w.field("months_to_break_even", maybe(t.months_to_break_even));
+    w.field("verdict", own->owning_cheaper ? std::optional<std::string_view>(*own->owning_cheaper ? "own" : "rent")
+                                           : std::nullopt);
+    w.array("by_utilisation", [&] {
+      for (std::size_t i = 0; i < own->usd_per_gpu_hour_by_utilisation.size(); ++i) {
+        w.begin_object();
+        w.field("utilisation", static_cast<double>(i + 1) / 10.0);
+        w.field("per_gpu_hour_used", round6(own->usd_per_gpu_hour_by_utilisation[i]));
+        w.end_object();
+      }
+    });
   });
 }
 
@@ -496,9 +562,11 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     w.field("rent_basis", e.training ? "whole run" : "per hour of serving");
     optional_range(w, "purchase", e.cost.purchase_usd);
     optional_range(w, "buy", e.cost.buy_usd);
-    w.field("buy_basis", e.training ? "amortised cards and power for the run" : "amortised cards and power per month");
+    w.field("buy_basis", e.training ? "cost of ownership of the GPUs bought for the run's wall time"
+                                    : "cost of ownership per month");
     w.field("energy", e.cost.energy_usd ? std::optional(round6(*e.cost.energy_usd)) : std::nullopt);
     optional_range(w, "per_million_tokens", e.cost.usd_per_million_tokens);
+    ownership_json(w, e.cost);
   });
   cost_json(w, e, request);
   w.object("score", [&] {

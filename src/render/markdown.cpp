@@ -27,7 +27,8 @@ bool charts_only(const std::vector<Block>& doc, std::size_t at) {
     if (const auto* h = std::get_if<Heading>(&doc[i]); h != nullptr && h->level <= level) {
       break;
     }
-    if (!std::holds_alternative<Scatter>(doc[i]) && !std::holds_alternative<StackedBars>(doc[i])) {
+    if (!std::holds_alternative<Scatter>(doc[i]) && !std::holds_alternative<StackedBars>(doc[i]) &&
+        !std::holds_alternative<LineChart>(doc[i])) {
       return false;
     }
     any = true;

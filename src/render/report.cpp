@@ -12,6 +12,7 @@
 #include "gpu_advise/words.hpp"
 #include "render/comparison.hpp"
 #include "render/document.hpp"
+#include "render/own_rent.hpp"
 
 namespace gpu_advise {
 
@@ -415,6 +416,25 @@ std::vector<Block> build(const Report& report, Language l, const ReportHeader& h
     }
     if (report.omitted > 0) {
       doc.push_back(Paragraph{say(l, Phrase::more_fit, report.omitted), false, true});
+    }
+
+    // ---- own or rent (--mode buy): every listed card, then the top plan against utilization
+    if (const render::OwnRent own = render::own_rent(report, l); !own.rows.empty()) {
+      doc.push_back(Heading{3, own.title});
+      doc.push_back(TableBlock{own.header, own.rows, {false, false, true, true, true, true, true}});
+    }
+    if (const auto curve = render::own_curve(report, l)) {
+      doc.push_back(Heading{3, curve->title});
+      LineChart chart{curve->chart_title, curve->x_label,     curve->y_label,
+                      curve->y_prefix,    curve->utilisation, {{curve->own_label, curve->own}},
+                      curve->break_even};
+      if (curve->rent) {
+        chart.series.emplace_back(curve->rent_label, std::vector<double>(curve->own.size(), *curve->rent));
+      }
+      doc.push_back(std::move(chart));
+      TableBlock figures{curve->header, curve->rows, {true, true, true}};
+      figures.charted = true;
+      doc.push_back(std::move(figures));
     }
 
     // ---- charts (HTML only)

@@ -15,6 +15,7 @@
 #include "gpu_advise/wording.hpp"
 #include "gpu_advise/words.hpp"
 #include "render/comparison.hpp"
+#include "render/own_rent.hpp"
 #include "render/table.hpp"
 
 namespace gpu_advise {
@@ -289,6 +290,22 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     out += table.to_string("", width);
     if (report.omitted > 0) {
       out += bullet(say(l, Phrase::more_fit, report.omitted), width, "", "");
+    }
+    if (const render::OwnRent own = render::own_rent(report, l); !own.rows.empty()) {
+      out += "\n" + heading(own.title);
+      // The card stays; the payback, then the break-even, move under their row first.
+      std::vector<render::Column> columns;
+      for (std::size_t c = 0; c < own.header.size(); ++c) {
+        const bool card = c == 0;
+        columns.emplace_back(own.header[c], card ? 9 : static_cast<int>(own.header.size() - c),
+                             card ? Align::left : Align::right, card ? Overflow::keep : Overflow::stack);
+      }
+      Table own_table(std::move(columns));
+      own_table.set_label_separator(label_separator(l));
+      for (const auto& row : own.rows) {
+        own_table.add_row(row);
+      }
+      out += own_table.to_string("", width);
     }
     for (std::size_t i = 0; i < report.recommendations.size() && i < explained_picks; ++i) {
       const auto& r = report.recommendations[i];

@@ -263,6 +263,31 @@ std::string step_sentence(const TrainingStep& step, Language language) {
              text::join(parts, language == Language::zh ? "，" : ", "));
 }
 
+}  // namespace
+
+std::string describe_verdict(const Request& request, const OwnershipCost& own, std::string_view gpu_name,
+                             Language language) {
+  const format::MoneyUnit unit = format::money_unit(request);
+  const std::string used = own.condition == Condition::used ? say(language, Phrase::condition_used) : "";
+  const double percent = 100.0 * own.utilisation;
+  const std::string owned = format::money(own.typical.usd_per_gpu_hour_used, unit);
+  if (!own.rent_usd_per_gpu_hour) {
+    return say(language, Phrase::verdict_no_rent, percent, own.gpus, gpu_name, used, owned);
+  }
+  const std::string rent = format::money(*own.rent_usd_per_gpu_hour, unit);
+  const auto& even = own.typical.break_even_utilisation;
+  std::string line =
+      !even ? say(language, Phrase::verdict_never, percent, own.gpus, gpu_name, used, owned, rent)
+            : say(language, own.owning_cheaper.value_or(false) ? Phrase::verdict_buy : Phrase::verdict_rent, percent,
+                  own.gpus, gpu_name, used, owned, rent, 100.0 * *even);
+  if (const auto& months = own.typical.months_to_break_even; months && own.owning_cheaper.value_or(false)) {
+    line += say(language, Phrase::verdict_payback, format::number(std::round(*months)));
+  }
+  return line;
+}
+
+namespace {
+
 std::vector<std::string> facts_of(const Request& request, const Recommendation& option, Language language) {
   const bool cheapest = option.cheapest;
   const bool fastest = option.fastest;
@@ -324,8 +349,16 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
   const auto& c = e.cost;
   const format::MoneyUnit unit = format::money_unit(request);
   if (request.mode == CostMode::buy) {
-    if (c.purchase_usd) {
-      std::string line = say(language, Phrase::buy_cards, format::money(c.purchase_usd->typical, unit));
+    if (const auto& own = c.ownership) {
+      const std::string used = own->condition == Condition::used ? say(language, Phrase::condition_used) : "";
+      const std::string price = format::money(c.purchase_usd->typical, unit);
+      std::string line =
+          own->servers == 1 ? say(language, Phrase::buy_server, own->gpus, option.gpu.name, used, price)
+                            : say(language, Phrase::buy_servers, own->gpus, option.gpu.name, used, own->servers, price);
+      if (own->servers > 1) {
+        line += say(language, Phrase::buy_network, format::money(own->network_usd.typical, unit));
+      }
+      line += say(language, own->whole_server ? Phrase::buy_whole_price : Phrase::buy_parts_price);
       if (c.buy_usd) {
         line +=
             say(language, e.training ? Phrase::buy_run : Phrase::buy_month, format::money(c.buy_usd->typical, unit));
@@ -334,8 +367,12 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
         line += say(language, Phrase::buy_per_m, format::money(c.usd_per_million_tokens->typical, unit));
       }
       lines.push_back(line);
+      lines.push_back(describe_verdict(request, *own, option.gpu.name, language));
     } else {
-      lines.push_back(say(language, Phrase::no_purchase_price));
+      lines.push_back(say(language, c.ownership_gap == OwnershipGap::no_used_price  ? Phrase::no_used_price
+                                    : c.ownership_gap == OwnershipGap::no_new_price ? Phrase::no_new_price
+                                    : c.ownership_gap == OwnershipGap::no_power     ? Phrase::no_power_price
+                                                                                    : Phrase::no_purchase_price));
     }
   } else if (c.rent_usd_per_gpu_hour) {
     const auto& price = *c.rent_usd_per_gpu_hour;
@@ -542,9 +579,19 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
   } else {
     const auto& own = request.ownership;
     const format::MoneyUnit unit = format::money_unit(request);
-    out.push_back(say(language, Phrase::assume_buy, format::number(own.amortisation_years), 100.0 * own.utilisation,
-                      format::number(own.pue),
-                      format::currency_symbol(unit) + format::number(own.usd_per_kwh * unit.per_usd)));
+    const RegionalOwnership& where = regional_ownership(request.region);
+    const double rate = request.exchange_rate.cny_per_usd > 0 ? request.exchange_rate.cny_per_usd : 1.0;
+    auto usd = [&](const OwnershipFigure& f) {
+      return f.quoted_in == Currency::cny ? f.value.typical / rate : f.value.typical;
+    };
+    const double kwh = own.usd_per_kwh.value_or(usd(where.power_per_kwh));
+    out.push_back(
+        say(language, Phrase::assume_buy,
+            say(language, own.condition == Condition::used ? Phrase::condition_used_word : Phrase::condition_new_word),
+            format::number(own.years), 100.0 * own.utilisation, format::money(kwh, unit),
+            say(language, own.usd_per_kwh ? Phrase::assume_power_stated : Phrase::assume_power_region),
+            format::number(where.pue.value.typical), format::money(usd(where.colocation_per_kw_month), unit),
+            100.0 * ownership_data().operations_per_year.value.typical));
   }
   if (format::money_unit(request).currency == Currency::cny) {
     const ExchangeRate& rate = request.exchange_rate;
