@@ -84,7 +84,7 @@ _gpu_advise() {
       --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss
       --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch
-      --tpot-ms --ttft-ms --request-rate --price --spot
+      --tpot-ms --ttft-ms --request-rate --price --spot --condition --years --utilization --power-price
       --currency --format --output --lang --color --explain --compact --catalog --price-file --rules --prepared-for --prepared-by
       --help --version
       -p -t -b -g -n -f -o"
@@ -98,6 +98,7 @@ _gpu_advise() {
     --format | -f) _gpu_advise_reply "text json markdown html csv tsv"; return ;;
     --region) _gpu_advise_reply "global cn"; return ;;
     --mode) _gpu_advise_reply "rent buy"; return ;;
+    --condition) _gpu_advise_reply "new used"; return ;;
     --currency) _gpu_advise_reply "usd cny"; return ;;
     --lang) _gpu_advise_reply "en zh"; return ;;
     --color) _gpu_advise_reply "auto always never"; return ;;

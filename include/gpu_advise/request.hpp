@@ -9,6 +9,7 @@
 
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/ownership.hpp"
 #include "gpu_advise/prices.hpp"
 
 namespace gpu_advise {
@@ -106,8 +107,8 @@ struct PriceOverride {
 // with are in ownership_data() (ownership.hpp).
 struct OwnershipCosts {
   Condition condition = Condition::new_card;  // new servers, or used (where the catalog prices them)
-  double years = 3.0;                         // how long the servers are kept, then sold
-  double utilisation = 0.5;                   // share of the hours the GPUs are busy
+  double years = default_ownership_years;     // how long the servers are kept, then sold
+  double utilisation = default_utilisation;   // share of the hours the GPUs are busy
   std::optional<double> usd_per_kwh;          // --power-price; nullopt: the region's sourced figure
 };
 

@@ -132,6 +132,7 @@ enum class Phrase {
   verdict_never,
   verdict_no_rent,
   verdict_payback,
+  verdict_payback_late,
   no_used_price,
   no_new_price,
   no_power_price,

@@ -175,7 +175,8 @@ std::string error_line(std::size_t number, std::string_view message) noexcept {
   try {
     return render_batch_error(number, text::printable(message));
   } catch (...) {
-    return fmt::format("{{\"schema_version\":1,\"line\":{},\"status\":2,\"error\":\"internal error\"}}\n", number);
+    return fmt::format("{{\"schema_version\":{},\"line\":{},\"status\":2,\"error\":\"internal error\"}}\n",
+                       json_schema_version, number);
   }
 }
 

@@ -188,7 +188,8 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
         gpu.form_factor == FormFactor::pcie ? data.scale_out_per_pcie_server : data.scale_out_per_server;
     own.network_usd = scale(usd_of(net, rate), own.servers);
   }
-  const RegionalOwnership& where = regional_ownership(request.region);
+  // Without an exchange rate the CNY figures cannot be used: the global ones stand in.
+  const RegionalOwnership& where = regional_ownership(has_rate ? request.region : Region::global);
   own.usd_per_kwh = asked.usd_per_kwh ? Range{*asked.usd_per_kwh, *asked.usd_per_kwh, *asked.usd_per_kwh}
                                       : usd_of(where.power_per_kwh, rate);
   own.pue = where.pue.value;
@@ -286,7 +287,9 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     }
     c.lease_rates_only = any && leases_only;
   }
-  add_ownership(request, gpu, c, e.count);
+  if (request.mode == CostMode::buy) {
+    add_ownership(request, gpu, c, e.count);
+  }
   if (e.training) {
     const Range& wall = e.training->wall_hours;
     if (c.rent_usd_per_gpu_hour) {

@@ -63,6 +63,8 @@ const std::vector<Field>& registry() {
         [](const Facts& f) { return word(to_string(f.request->region)); });
     add("mode", W, "rent or buy", words_of<CostMode>(),
         [](const Facts& f) { return word(to_string(f.request->mode)); });
+    add("condition", W, "buying: new, or used (--condition)", words_of<Condition>(),
+        [](const Facts& f) { return word(to_string(f.request->ownership.condition)); });
     add("owned", B, "true when the user already has the cards (the fit command): rules about getting them do not apply",
         {}, [](const Facts& f) { return yes(f.request->owned); });
     add("precision", W, "inference weights (bf16, fp8, int8, int4); training: bf16 or fp8",
@@ -289,8 +291,8 @@ const std::vector<Field>& registry() {
     // The fields read from the request alone: their getters touch neither the
     // card nor the estimate (test_rules.cpp calls each with neither).
     static constexpr std::string_view request_fields[] = {
-        "task",   "training", "params", "params_b",  "active_params_b", "budget",  "budget_usd",
-        "region", "mode",     "owned",  "precision", "context",         "seq_len", "deadline_days"};
+        "task", "training",  "params", "params_b",  "active_params_b", "budget",  "budget_usd",   "region",
+        "mode", "condition", "owned",  "precision", "context",         "seq_len", "deadline_days"};
     for (auto& field : v) {
       field.info.per_request =
           std::find(std::begin(request_fields), std::end(request_fields), field.info.name) != std::end(request_fields);

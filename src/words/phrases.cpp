@@ -198,6 +198,10 @@ constexpr Entry entries[] = {
    "利用率 {:.0f}% 时，自有 {} × {}{} 每 GPU 小时 {}；没有租价可比"},
   {Phrase::verdict_payback, "; at that utilization the purchase pays back in about {} months",
    "；按此利用率约 {} 个月回本"},
+  {Phrase::verdict_payback_late,
+   "; the rent saved repays the purchase only after about {} months, beyond the {} years it is kept, so the resale "
+   "value decides",
+   "；省下的租金约 {} 个月才能抵回购价，超过 {} 年的使用期，盈亏取决于转售价"},
   {Phrase::no_used_price, "no used purchase price in the catalog for this card, so it is not priced to own; try --condition new",
    "目录中没有这张卡的二手价格，无法估算拥有成本；可改用 --condition new"},
   {Phrase::no_new_price, "no new purchase price in the catalog for this card (it is sold used), so it is not priced to own; try --condition used",

@@ -281,7 +281,10 @@ std::string describe_verdict(const Request& request, const OwnershipCost& own, s
             : say(language, own.owning_cheaper.value_or(false) ? Phrase::verdict_buy : Phrase::verdict_rent, percent,
                   own.gpus, gpu_name, used, owned, rent, 100.0 * *even);
   if (const auto& months = own.typical.months_to_break_even; months && own.owning_cheaper.value_or(false)) {
-    line += say(language, Phrase::verdict_payback, format::number(std::round(*months)));
+    // Beyond the years kept, the rent saved alone does not repay the purchase: the resale value does the rest.
+    line += *months <= own.years * 12 ? say(language, Phrase::verdict_payback, format::number(std::round(*months)))
+                                      : say(language, Phrase::verdict_payback_late, format::number(std::round(*months)),
+                                            format::number(own.years));
   }
   return line;
 }

@@ -121,7 +121,7 @@ TEST_CASE("ways out and rejections carry a kind, their numbers and the levers th
       run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4", "--count", "8", "--format", "json"});
   CHECK(full.status == 1);
   const auto doc = nlohmann::json::parse(full.out);
-  CHECK(doc["schema_version"] == 3);
+  CHECK(doc["schema_version"] == 4);
   bool memory_reason = false;
   bool not_selected = false;
   for (const auto& rejected : doc["rejected"]) {
@@ -496,4 +496,74 @@ TEST_CASE("training's memory savers fit what would not, and say what they cost",
   const Result bad_goodput = run({"--params", "8B", "--task", "pretrain", "--goodput", "1.5"});
   CHECK(bad_goodput.status == 2);
   CHECK_THAT(bad_goodput.err, Catch::Contains("--goodput"));
+}
+
+TEST_CASE("own or rent: a used 8 x A100 server and a new H100 server, with their break-even", "[cli][ownership]") {
+  const Result used =
+      run({"--params", "70B", "--task", "lora", "--mode", "buy", "--condition", "used", "--gpu", "a100-80gb-sxm4"});
+  REQUIRE(used.status == 0);
+  CHECK_THAT(used.out, Catch::Contains("buy 8 x A100 80GB SXM4 (used) in one server for about $95k"));
+  CHECK_THAT(used.out, Catch::Contains("buy if busy more than"));
+  CHECK_THAT(used.out, Catch::Contains("Own or rent at 50% utilization"));
+  const auto doc = nlohmann::json::parse(run({"--params", "70B", "--task", "lora", "--mode", "buy", "--condition",
+                                              "used", "--gpu", "a100-80gb-sxm4", "--format", "json"})
+                                             .out);
+  const auto& own = doc["recommendations"][0]["cost_usd"]["ownership"];
+  CHECK(own["servers"] == 1);
+  CHECK(own["gpus"] == 8);
+  CHECK(own["whole_server"] == true);
+  CHECK(own["condition"] == "used");
+  const double even = own["break_even_utilisation"]["typical"];
+  CHECK(even > 0);
+  CHECK(even < 1);
+  CHECK(own["by_utilisation"].size() == 10);
+  CHECK(doc["request"]["ownership"]["condition"] == "used");
+
+  const Result h100 = run({"--params", "70B", "--task", "lora", "--mode", "buy", "--gpu", "h100-sxm5"});
+  REQUIRE(h100.status == 0);
+  CHECK_THAT(h100.out, Catch::Contains("in one server for about $270k (the price of whole servers)"));
+  CHECK_THAT(h100.out, Catch::Contains("if busy more than"));
+
+  // The A100 80GB SXM4 is sold used only: bought new it is not priced, and says what to do.
+  const Result new_a100 = run({"--params", "70B", "--task", "lora", "--mode", "buy", "--gpu", "a100-80gb-sxm4"});
+  CHECK_THAT(new_a100.out, Catch::Contains("try --condition used"));
+
+  const Result busy = run({"--params", "70B", "--task", "lora", "--mode", "buy", "--condition", "used", "--gpu",
+                           "a100-80gb-sxm4", "--utilization", "80%", "--years", "4", "--power-price", "0.15"});
+  REQUIRE(busy.status == 0);
+  CHECK_THAT(busy.out, Catch::Contains("at 80% utilization owning 8 x A100 80GB SXM4 (used)"));
+  CHECK_THAT(busy.out, Catch::Contains("kept 4 years"));
+  CHECK_THAT(busy.out, Catch::Contains("$0.15/kWh (--power-price)"));
+
+  const Result cn = run({"--params", "70B", "--task", "lora", "--mode", "buy", "--condition", "used", "--gpu",
+                         "a100-80gb-sxm4", "--region", "cn", "--lang", "zh"});
+  REQUIRE(cn.status == 0);
+  CHECK_THAT(cn.out, Catch::Contains("¥750k"));
+  CHECK_THAT(cn.out, Catch::Contains("利用率 50% 时"));
+}
+
+TEST_CASE("own or rent: the owning flags are checked", "[cli][ownership]") {
+  const std::vector<std::string> base = {"--params", "70B", "--task", "lora", "--mode", "buy"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  const Result renting = run({"--params", "70B", "--task", "lora", "--condition", "used"});
+  CHECK(renting.status == 2);
+  CHECK_THAT(renting.err, Catch::Contains("with --mode buy"));
+  for (const auto& [flag, value] : std::vector<std::pair<std::string, std::string>>{{"--condition", "old"},
+                                                                                    {"--years", "0.5"},
+                                                                                    {"--years", "11"},
+                                                                                    {"--utilization", "0"},
+                                                                                    {"--utilization", "120%"},
+                                                                                    {"--utilization", "half"},
+                                                                                    {"--power-price", "cheap"},
+                                                                                    {"--power-price", "-1"},
+                                                                                    {"--power-price", "5"}}) {
+    CAPTURE(flag, value);
+    const Result bad = with({flag, value});
+    CHECK(bad.status == 2);
+    CHECK_THAT(bad.err, Catch::Contains(flag));
+  }
 }

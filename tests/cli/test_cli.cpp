@@ -51,7 +51,7 @@ TEST_CASE("JSON lists every catalog card as a recommendation or a rejection", "[
   const Result list = run({"catalog", "list", "--format", "json"});
   const auto catalog = nlohmann::json::parse(list.out);
   CHECK(doc["recommendations"].size() + doc["rejected"].size() == catalog["gpus"].size());
-  CHECK(doc["schema_version"] == 3);
+  CHECK(doc["schema_version"] == 4);
   CHECK(doc["request"]["params_text"] == "70B");
   CHECK(catalog["gpus"].size() >= 22);
 }

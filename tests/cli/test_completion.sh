@@ -150,6 +150,12 @@ check "gpu-advise --task q" exactly qlora
 check "gpu-advise -t l" exactly lora
 check "gpu-advise -b " exactly low medium high
 check "gpu-advise --budget m" exactly medium
+check "gpu-advise --mode buy --condition " exactly new used
+check "gpu-advise --condition u" exactly used
+check "gpu-advise --condition=n" exactly new
+check "gpu-advise --years " none
+check "gpu-advise --utilization " none
+check "gpu-advise --power-price " none
 check "gpu-advise --explain=" exactly all
 check "gpu-advise --params " none
 check "gpu-advise -p " none
@@ -169,6 +175,9 @@ COMP_WORDBREAKS=$saved_breaks
 check "gpu-advise --prep" exactly --prepared-for --prepared-by
 check "gpu-advise compare --for" exactly --format
 check "gpu-advise --gp" exactly --gpu
+check "gpu-advise --mode buy --cond" exactly --condition
+check "gpu-advise --util" exactly --utilization
+check "gpu-advise --power" exactly --power-price
 check "gpu-advise -" contains --params --gpu --explain -p -t -b -g -n -f -o
 
 # Files.

@@ -331,22 +331,6 @@ TEST_CASE("decode throughput is bound by memory bandwidth at small batch", "[est
   CHECK(e.cost.usd_per_million_tokens->typical == Approx(2.0 / (e.inference->tokens_per_s.typical * 3600) * 1e6));
 }
 
-TEST_CASE("buying amortises the cards and adds power", "[estimate]") {
-  GpuSpec gpu = test::card("g80", 80, 2000, 312, 8, 2.0);
-  gpu.tdp_w = 400;
-  gpu.purchase_usd_per_card.push_back(
-      PriceQuote{20000, 20000, "p", PriceKind::on_demand, Condition::new_card, Region::global, "2026", "s"});
-  Request r = request(7e9, Task::pretrain);
-  r.mode = CostMode::buy;
-  const Estimate e = estimate(r, infer_shape(7e9), gpu);
-  REQUIRE(e.cost.buy_usd);
-  const double hours = e.training->wall_hours.typical;
-  const double energy = 0.4 * e.count * 0.7 * 1.3 * hours * 0.10;
-  CHECK(*e.cost.energy_usd == Approx(energy));
-  CHECK(e.cost.buy_usd->typical == Approx(20000.0 * e.count * hours / (3 * 8760) + energy));
-  CHECK(e.cost.purchase_usd->typical == Approx(20000.0 * e.count));
-}
-
 TEST_CASE("a --price override replaces the catalog quotes", "[estimate]") {
   Request r = request(7e9, Task::inference);
   r.prices.push_back(PriceOverride{"g80", 0.5});
