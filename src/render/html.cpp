@@ -247,6 +247,41 @@ struct Box {
   }
 };
 
+// A chart's frame: the plot area, its grid lines and tick labels (already
+// escaped), and the axis titles.
+struct Frame {
+  double W, H, left, right, top, bottom;
+};
+struct Tick {
+  double at;          // px along its axis
+  std::string label;  // HTML
+};
+std::string svg_frame(const Frame& f, const std::vector<Tick>& x_ticks, const std::vector<Tick>& y_ticks,
+                      const std::string& x_label, const std::string& y_label) {
+  std::string s =
+      fmt::format(R"(<svg viewBox="0 0 {} {}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)", f.W, f.H);
+  s += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#fbfcfe" stroke="#c9d3de"/>)", f.left, f.top,
+                   f.W - f.left - f.right, f.H - f.top - f.bottom);
+  for (const Tick& t : x_ticks) {
+    s += fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#e3e9f0"/>)", t.at, f.top,
+                     f.H - f.bottom);
+    s += fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" text-anchor="middle">{}</text>)", t.at,
+                     f.H - f.bottom + 13, t.label);
+  }
+  for (const Tick& t : y_ticks) {
+    s += fmt::format(R"(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#e3e9f0"/>)", f.left, t.at,
+                     f.W - f.right);
+    s += fmt::format(R"(<text x="{}" y="{:.1f}" font-size="10" text-anchor="end">{}</text>)", f.left - 5, t.at + 3.5,
+                     t.label);
+  }
+  s += fmt::format(R"(<text x="{}" y="{}" font-size="10.5" text-anchor="middle">{}</text>)",
+                   (f.left + f.W - f.right) / 2, f.H - 10, html_escape(x_label));
+  s += fmt::format(
+      R"svg(<text x="13" y="{0}" font-size="10.5" text-anchor="middle" transform="rotate(-90 13 {0})">{1}</text>)svg",
+      (f.top + f.H - f.bottom) / 2, html_escape(y_label));
+  return s;
+}
+
 std::string svg_scatter(const Scatter& chart) {
   constexpr double W = 680, H = 280, left = 62, right = 14, top = 12, bottom = 44;
   double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
@@ -260,25 +295,15 @@ std::string svg_scatter(const Scatter& chart) {
   const LogAxis y = log_axis(ymin, ymax);
   auto px = [&](double v) { return x.at(v, left, W - right); };
   auto py = [&](double v) { return y.at(v, H - bottom, top); };
-  std::string s =
-      fmt::format(R"(<svg viewBox="0 0 {} {}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)", W, H);
-  s += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#fbfcfe" stroke="#c9d3de"/>)", left, top,
-                   W - left - right, H - top - bottom);
+  std::vector<Tick> x_ticks;
   for (const double v : x.ticks) {
-    s += fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#e3e9f0"/>)", px(v), top, H - bottom);
-    s += fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" text-anchor="middle">{}</text>)", px(v), H - bottom + 13,
-                     tick_label(v));
+    x_ticks.push_back({px(v), tick_label(v)});
   }
+  std::vector<Tick> y_ticks;
   for (const double v : y.ticks) {
-    s += fmt::format(R"(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#e3e9f0"/>)", left, py(v), W - right);
-    s += fmt::format(R"(<text x="{}" y="{:.1f}" font-size="10" text-anchor="end">{}{}</text>)", left - 5, py(v) + 3.5,
-                     html_escape(chart.y_prefix), tick_label(v));
+    y_ticks.push_back({py(v), html_escape(chart.y_prefix) + tick_label(v)});
   }
-  s += fmt::format(R"(<text x="{}" y="{}" font-size="10.5" text-anchor="middle">{}</text>)", (left + W - right) / 2,
-                   H - 10, html_escape(chart.x_label));
-  s += fmt::format(
-      R"svg(<text x="13" y="{0}" font-size="10.5" text-anchor="middle" transform="rotate(-90 13 {0})">{1}</text>)svg",
-      (top + H - bottom) / 2, html_escape(chart.y_label));
+  std::string s = svg_frame(Frame{W, H, left, right, top, bottom}, x_ticks, y_ticks, chart.x_label, chart.y_label);
 
   // Ranges first, under every marker; then the markers, the first plan on top.
   std::vector<Box> taken;
@@ -373,26 +398,15 @@ std::string svg_lines(const LineChart& chart) {
   const double top_value = std::ceil((ymax > 0 ? ymax : 1) / step) * step;
   auto px = [&](double v) { return left + v * (W - left - right); };
   auto py = [&](double v) { return H - bottom - v / top_value * (H - top - bottom); };
-  std::string s =
-      fmt::format(R"(<svg viewBox="0 0 {} {}" width="100%" role="img" xmlns="http://www.w3.org/2000/svg">)", W, H);
-  s += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#fbfcfe" stroke="#c9d3de"/>)", left, top,
-                   W - left - right, H - top - bottom);
+  std::vector<Tick> x_ticks;
   for (int i = 0; i <= 10; i += 2) {
-    const double v = i / 10.0;
-    s += fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#e3e9f0"/>)", px(v), top, H - bottom);
-    s += fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" text-anchor="middle">{}%</text>)", px(v),
-                     H - bottom + 13, i * 10);
+    x_ticks.push_back({px(i / 10.0), fmt::format("{}%", i * 10)});
   }
+  std::vector<Tick> y_ticks;
   for (double v = 0; v <= top_value + step / 2; v += step) {
-    s += fmt::format(R"(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#e3e9f0"/>)", left, py(v), W - right);
-    s += fmt::format(R"(<text x="{}" y="{:.1f}" font-size="10" text-anchor="end">{}{}</text>)", left - 5, py(v) + 3.5,
-                     html_escape(chart.y_prefix), tick_label(v));
+    y_ticks.push_back({py(v), html_escape(chart.y_prefix) + tick_label(v)});
   }
-  s += fmt::format(R"(<text x="{}" y="{}" font-size="10.5" text-anchor="middle">{}</text>)", (left + W - right) / 2,
-                   H - 10, html_escape(chart.x_label));
-  s += fmt::format(
-      R"svg(<text x="13" y="{0}" font-size="10.5" text-anchor="middle" transform="rotate(-90 13 {0})">{1}</text>)svg",
-      (top + H - bottom) / 2, html_escape(chart.y_label));
+  std::string s = svg_frame(Frame{W, H, left, right, top, bottom}, x_ticks, y_ticks, chart.x_label, chart.y_label);
   if (chart.mark) {
     s += fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#555" stroke-dasharray="3 3"/>)",
                      px(*chart.mark), top, H - bottom);
