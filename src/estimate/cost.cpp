@@ -287,9 +287,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     }
     c.lease_rates_only = any && leases_only;
   }
-  if (request.mode == CostMode::buy) {
-    add_ownership(request, gpu, c, e.count);
-  }
+  add_ownership(request, gpu, c, e.count);  // in rent mode too, at the defaults: what owning would cost
   if (e.training) {
     const Range& wall = e.training->wall_hours;
     if (c.rent_usd_per_gpu_hour) {

@@ -446,10 +446,10 @@ constexpr Entry entries[] = {
   {Phrase::assume_rent, "cost: renting, at indicative quotes from the catalog (each with its provider and date)",
    "成本：按租用计，采用目录中的参考报价（均注明来源与日期）"},
   {Phrase::assume_buy,
-   "cost of ownership: {} servers kept {} years and then sold, busy {:.0f}% of the hours (--utilization); power at "
+   "plans ranked on their cost of ownership: {} servers kept {} years and then sold, busy {:.0f}% of the hours (--utilization); power at "
    "{}/kWh ({}) x PUE {} x the measured draw, colocation {} per kW-month, operations {:.0f}% of the price a year "
    "(docs/methodology.md §6.2)",
-   "拥有成本：{}服务器使用 {} 年后转售，{:.0f}% 的时间在用（--utilization）；电费按每千瓦时 {}（{}）× PUE {} × "
+   "方案按拥有成本排序：{}服务器使用 {} 年后转售，{:.0f}% 的时间在用（--utilization）；电费按每千瓦时 {}（{}）× PUE {} × "
    "实测功耗，托管每千瓦每月 {}，运维每年为购价的 {:.0f}%（见 docs/methodology.md §6.2）"},
   {Phrase::report_title, "GPU recommendation: {} of {}", "GPU 选型建议：{}{}"},
   {Phrase::report_generated_by, "Prepared with gpu-advise {} and catalog {} (updated {}). Estimates, not measurements.",
@@ -552,7 +552,7 @@ constexpr Entry entries[] = {
   {Phrase::compare_ttft_tpot_ms, "TTFT / TPOT (ms)", "首 token / 每 token（毫秒）"},
   {Phrase::compare_max_concurrency, "Max concurrency", "最大并发"},
   {Phrase::compare_rent, "Rent", "租金"},
-  {Phrase::compare_buy_cards, "Buy (cards)", "购卡"},
+  {Phrase::compare_buy_cards, "Buy (servers)", "购置服务器"},
   {Phrase::header_region_cn, ", China", "，中国"},
   {Phrase::effect_reject, "reject", "淘汰"},
   {Phrase::effect_score, "score", "加减分"},
