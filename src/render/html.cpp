@@ -413,7 +413,8 @@ std::string svg_lines(const LineChart& chart) {
   }
   std::string legend = "<div class=\"legend\">";
   for (std::size_t k = 0; k < chart.series.size(); ++k) {
-    const auto& [label, values] = chart.series[k];
+    const std::string& label = chart.series[k].first;
+    const std::vector<double>& values = chart.series[k].second;
     const char* color = card_colors[k % card_colors.size()];
     const bool flat = std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); });
     std::string d;
