@@ -81,6 +81,20 @@ Comparison comparison(const Report& report, Language l) {
       [unit](const Recommendation& x) { return money_range(x.estimate.cost.rent_usd, unit); });
   row(say(l, Phrase::compare_buy_cards),
       [unit](const Recommendation& x) { return money_range(x.estimate.cost.purchase_usd, unit); });
+  if (r.mode == CostMode::buy) {  // own or rent, at the stated utilization
+    row(say(l, Phrase::col_owned_gpu_hour), [unit](const Recommendation& x) {
+      const auto& own = x.estimate.cost.ownership;
+      return own ? format::money(own->typical.usd_per_gpu_hour_used, unit) : std::string("-");
+    });
+    row(say(l, Phrase::col_break_even), [l](const Recommendation& x) {
+      const auto& own = x.estimate.cost.ownership;
+      if (!own || !own->rent_usd_per_gpu_hour) {
+        return std::string("-");
+      }
+      const auto& even = own->typical.break_even_utilisation;
+      return even ? fmt::format("{:.0f}%", 100.0 * *even) : say(l, Phrase::never_cell);
+    });
+  }
   c.prose.resize(c.rows.size(), false);
   for (std::size_t i = 0; i < r.compare.size(); ++i) {
     std::vector<std::string> lines;
