@@ -56,8 +56,12 @@ struct OwnershipData {
 };
 
 [[nodiscard]] const OwnershipData& ownership_data();
-// The power and hosting figures of `region` (the global ones where it has none).
-[[nodiscard]] const RegionalOwnership& regional_ownership(Region region);
+// A figure in USD: a CNY one converted at `rate` (a CNY figure is used only
+// where the catalog has a rate; without one it is returned as quoted).
+[[nodiscard]] Range in_usd(const OwnershipFigure& figure, const ExchangeRate& rate);
+// The power and hosting figures of `region`: the global ones where it has none,
+// or where its figures are in CNY and the catalog has no exchange rate.
+[[nodiscard]] const RegionalOwnership& regional_ownership(Region region, const ExchangeRate& rate);
 
 // The defaults of the inputs a user states (docs/methodology.md §6.2).
 inline constexpr double default_ownership_years = 3.0;

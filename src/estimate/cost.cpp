@@ -108,14 +108,6 @@ std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& qu
 
 namespace {
 
-Range usd_of(const OwnershipFigure& f, const ExchangeRate& rate) {
-  if (f.quoted_in != Currency::cny) {
-    return f.value;
-  }
-  const double per = rate.cny_per_usd > 0 ? rate.cny_per_usd : 1.0;
-  return Range{f.value.low / per, f.value.typical / per, f.value.high / per};
-}
-
 // The first row for the card (or its form factor), condition and region that
 // `pick` accepts: the request's region first, then the global figure.
 template <typename Pick>
@@ -152,7 +144,7 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
   if (whole) {
     own.whole_server = true;
     own.gpus = own.servers * per_server;
-    own.servers_usd = scale(usd_of(whole->price, rate), own.servers);
+    own.servers_usd = scale(in_usd(whole->price, rate), own.servers);
     host_kw = whole->host_kw;
   } else {
     std::vector<PriceQuote> quotes;
@@ -173,7 +165,7 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
     }
     // PCIe cards are bought as needed into a server; the others come as whole boards.
     own.gpus = gpu.form_factor == FormFactor::pcie ? count : own.servers * per_server;
-    const Range host_usd = scale(usd_of(host->price, rate), own.servers);
+    const Range host_usd = scale(in_usd(host->price, rate), own.servers);
     own.servers_usd = Range{card->low * own.gpus + host_usd.low, card->typical * own.gpus + host_usd.typical,
                             card->high * own.gpus + host_usd.high};
     host_kw = host->host_kw;
@@ -186,14 +178,13 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
   if (own.servers > 1) {
     const OwnershipFigure& net =
         gpu.form_factor == FormFactor::pcie ? data.scale_out_per_pcie_server : data.scale_out_per_server;
-    own.network_usd = scale(usd_of(net, rate), own.servers);
+    own.network_usd = scale(in_usd(net, rate), own.servers);
   }
-  // Without an exchange rate the CNY figures cannot be used: the global ones stand in.
-  const RegionalOwnership& where = regional_ownership(has_rate ? request.region : Region::global);
+  const RegionalOwnership& where = regional_ownership(request.region, rate);
   own.usd_per_kwh = asked.usd_per_kwh ? Range{*asked.usd_per_kwh, *asked.usd_per_kwh, *asked.usd_per_kwh}
-                                      : usd_of(where.power_per_kwh, rate);
+                                      : in_usd(where.power_per_kwh, rate);
   own.pue = where.pue.value;
-  own.colocation_usd_per_kw_month = usd_of(where.colocation_per_kw_month, rate);
+  own.colocation_usd_per_kw_month = in_usd(where.colocation_per_kw_month, rate);
   own.max_kw = (own.gpus * *gpu.tdp_w / 1000.0) + own.servers * host_kw;
   const Range capex{own.servers_usd.low + own.network_usd.low, own.servers_usd.typical + own.network_usd.typical,
                     own.servers_usd.high + own.network_usd.high};

@@ -197,9 +197,19 @@ constexpr OwnershipData data{
 
 const OwnershipData& ownership_data() { return data; }
 
-const RegionalOwnership& regional_ownership(Region region) {
+Range in_usd(const OwnershipFigure& figure, const ExchangeRate& rate) {
+  if (figure.quoted_in != Currency::cny || rate.cny_per_usd <= 0) {
+    return figure.value;
+  }
+  const double per = rate.cny_per_usd;
+  return Range{figure.value.low / per, figure.value.typical / per, figure.value.high / per};
+}
+
+const RegionalOwnership& regional_ownership(Region region, const ExchangeRate& rate) {
   for (const RegionalOwnership& r : regions) {
-    if (r.region == region) {
+    const bool convertible = rate.cny_per_usd > 0 || (r.power_per_kwh.quoted_in != Currency::cny &&
+                                                      r.colocation_per_kw_month.quoted_in != Currency::cny);
+    if (r.region == region && convertible) {
       return r;
     }
   }

@@ -582,11 +582,8 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
   } else {
     const auto& own = request.ownership;
     const format::MoneyUnit unit = format::money_unit(request);
-    const RegionalOwnership& where = regional_ownership(request.region);
-    const double rate = request.exchange_rate.cny_per_usd > 0 ? request.exchange_rate.cny_per_usd : 1.0;
-    auto usd = [&](const OwnershipFigure& f) {
-      return f.quoted_in == Currency::cny ? f.value.typical / rate : f.value.typical;
-    };
+    const RegionalOwnership& where = regional_ownership(request.region, request.exchange_rate);
+    auto usd = [&](const OwnershipFigure& f) { return in_usd(f, request.exchange_rate).typical; };
     const double kwh = own.usd_per_kwh.value_or(usd(where.power_per_kwh));
     out.push_back(
         say(language, Phrase::assume_buy,

@@ -202,3 +202,13 @@ TEST_CASE("the verdict says buy above the break-even and rent below it", "[owner
   CHECK_THAT(describe_verdict(r, *idle.cost.ownership, "A100", Language::en), Catch::Contains("rent unless busy"));
   CHECK_THAT(describe_verdict(r, *idle.cost.ownership, "A100", Language::zh), Catch::Contains("就租"));
 }
+
+TEST_CASE("without an exchange rate the China figures in CNY give way to the global ones", "[ownership]") {
+  const ExchangeRate none;
+  ExchangeRate rate;
+  rate.cny_per_usd = 6.66;
+  CHECK(regional_ownership(Region::cn, rate).region == Region::cn);
+  CHECK(regional_ownership(Region::cn, none).region == Region::global);
+  CHECK(in_usd(regional_ownership(Region::cn, rate).power_per_kwh, rate).typical == Approx(0.45 / 6.66));
+  CHECK(in_usd(regional_ownership(Region::global, none).power_per_kwh, none).typical == Approx(0.09));
+}
