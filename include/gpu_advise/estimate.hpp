@@ -152,6 +152,11 @@ struct OwnershipCost {
   std::optional<bool> owning_cheaper;           // typical owned cost per busy GPU-hour below the rent
   // Typical cost per busy GPU-hour at 10%, 20%, ... 100% busy (the reports' chart).
   std::vector<double> usd_per_gpu_hour_by_utilisation;
+
+  // The cost per busy GPU-hour on the three corners.
+  [[nodiscard]] Range usd_per_gpu_hour_used() const {
+    return Range{low.usd_per_gpu_hour_used, typical.usd_per_gpu_hour_used, high.usd_per_gpu_hour_used};
+  }
 };
 // Why a card has no ownership price.
 enum class OwnershipGap { none, no_purchase_price, no_new_price, no_used_price, no_power };

@@ -69,7 +69,6 @@ inline constexpr double default_utilisation = 0.5;
 
 // One corner (low, typical or high) of the arithmetic, in USD.
 struct OwnershipInputs {
-  int servers = 0;
   int gpus = 0;          // GPUs owned
   double capex_usd = 0;  // servers, cards and scale-out network
   double years = default_ownership_years;

@@ -194,7 +194,6 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
   // One corner: every figure at its low (cheap), typical or high (dear) value.
   auto corner = [&](double Range::*at, double utilisation) {
     OwnershipInputs in;
-    in.servers = own.servers;
     in.gpus = own.gpus;
     in.capex_usd = capex.*at;
     in.years = own.years;
@@ -286,10 +285,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     }
     if (const auto& own = c.ownership) {
       // The run holds every GPU bought (a whole server for a part of one) for its wall time.
-      const double held = own->gpus;
-      c.buy_usd = Range{own->low.usd_per_gpu_hour_used * held * wall.low,
-                        own->typical.usd_per_gpu_hour_used * held * wall.typical,
-                        own->high.usd_per_gpu_hour_used * held * wall.high};
+      c.buy_usd = multiply(scale(own->usd_per_gpu_hour_used(), own->gpus), wall);
       c.energy_usd = own->max_kw * ownership_data().average_draw.value.typical * own->pue.typical *
                      own->usd_per_kwh.typical * wall.typical;
     }
@@ -314,9 +310,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     c.buy_usd = Range{own->low.total_usd / months, own->typical.total_usd / months, own->high.total_usd / months};
     c.energy_usd = own->typical.power_usd / months;
     // An hour busy serving costs the owned GPUs' hour at the stated utilisation.
-    const double held = own->gpus;
-    own_per_hour = Range{own->low.usd_per_gpu_hour_used * held, own->typical.usd_per_gpu_hour_used * held,
-                         own->high.usd_per_gpu_hour_used * held};
+    own_per_hour = scale(own->usd_per_gpu_hour_used(), own->gpus);
   }
   const auto& basis = request.mode == CostMode::rent ? rent_per_hour : own_per_hour;
   if (basis) {

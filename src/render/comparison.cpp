@@ -5,6 +5,7 @@
 #include "core/quantity_format.hpp"
 #include "gpu_advise/wording.hpp"
 #include "gpu_advise/words.hpp"
+#include "render/own_rent.hpp"
 
 namespace gpu_advise::render {
 
@@ -88,11 +89,7 @@ Comparison comparison(const Report& report, Language l) {
     });
     row(say(l, Phrase::col_break_even), [l](const Recommendation& x) {
       const auto& own = x.estimate.cost.ownership;
-      if (!own || !own->rent_usd_per_gpu_hour) {
-        return std::string("-");
-      }
-      const auto& even = own->typical.break_even_utilisation;
-      return even ? fmt::format("{:.0f}%", 100.0 * *even) : say(l, Phrase::never_cell);
+      return own ? break_even_cell(*own, l) : std::string("-");
     });
   }
   c.prose.resize(c.rows.size(), false);

@@ -382,8 +382,7 @@ void cost_json(Writer& w, const Estimate& e, const Request& request) {
     const auto& own = e.cost.ownership;
     w.object_or_null("ownership", own.has_value(), [&] {
       auto money = [&](double usd) { return round6(usd * per_usd); };
-      in_currency("per_gpu_hour_used", Range{own->low.usd_per_gpu_hour_used, own->typical.usd_per_gpu_hour_used,
-                                             own->high.usd_per_gpu_hour_used});
+      in_currency("per_gpu_hour_used", own->usd_per_gpu_hour_used());
       w.field("rent_per_gpu_hour",
               own->rent_usd_per_gpu_hour ? std::optional(money(*own->rent_usd_per_gpu_hour)) : std::nullopt);
       in_currency("servers", own->servers_usd);
@@ -423,8 +422,7 @@ void ownership_json(Writer& w, const CostEstimate& c) {
       w.field("total", round6(t.total_usd));
       w.field("running_per_month", round6(t.running_usd_per_month));
     });
-    optional_range(w, "per_gpu_hour_used",
-                   Range{own->low.usd_per_gpu_hour_used, t.usd_per_gpu_hour_used, own->high.usd_per_gpu_hour_used});
+    optional_range(w, "per_gpu_hour_used", own->usd_per_gpu_hour_used());
     w.field("rent_per_gpu_hour",
             own->rent_usd_per_gpu_hour ? std::optional(round6(*own->rent_usd_per_gpu_hour)) : std::nullopt);
     auto maybe = [](const std::optional<double>& v) { return v ? std::optional(round6(*v)) : std::nullopt; };

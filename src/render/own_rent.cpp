@@ -15,6 +15,14 @@ std::string percent_cell(double share) { return fmt::format("{:.0f}%", 100.0 * s
 
 }  // namespace
 
+std::string break_even_cell(const OwnershipCost& own, Language l) {
+  if (!own.rent_usd_per_gpu_hour) {
+    return "-";
+  }
+  const auto& even = own.typical.break_even_utilisation;
+  return even ? percent_cell(*even) : say(l, Phrase::never_cell);
+}
+
 OwnRent own_rent(const Report& report, Language l) {
   const Request& r = report.request;
   OwnRent out;
@@ -33,16 +41,13 @@ OwnRent own_rent(const Report& report, Language l) {
       continue;
     }
     const std::string used = own->condition == Condition::used ? say(l, Phrase::condition_used) : "";
-    const auto& even = own->typical.break_even_utilisation;
     const auto& months = own->typical.months_to_break_even;
     const bool rent = own->rent_usd_per_gpu_hour.has_value();
     out.rows.push_back({rec.gpu.name + used, say(l, Phrase::bought_cell, own->gpus, own->servers),
                         format::money(rec.estimate.cost.purchase_usd->typical, unit),
                         format::money(own->typical.usd_per_gpu_hour_used, unit),
                         rent ? format::money(*own->rent_usd_per_gpu_hour, unit) : say(l, Phrase::no_price),
-                        !rent  ? "-"
-                        : even ? percent_cell(*even)
-                               : say(l, Phrase::never_cell),
+                        break_even_cell(*own, l),
                         !rent    ? "-"
                         : months ? say(l, Phrase::months_cell, format::number(std::round(*months)))
                                  : say(l, Phrase::never_cell)});

@@ -39,6 +39,8 @@ struct OwnCurve {
 };
 
 [[nodiscard]] OwnRent own_rent(const Report& report, Language language);
+// A table cell: the typical break-even ("32%"), "never", or "-" without a rent to compare.
+[[nodiscard]] std::string break_even_cell(const OwnershipCost& own, Language language);
 // nullopt: not buying, or the top plan is not priced to own.
 [[nodiscard]] std::optional<OwnCurve> own_curve(const Report& report, Language language);
 

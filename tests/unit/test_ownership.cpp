@@ -15,7 +15,6 @@ namespace {
 
 OwnershipInputs worked() {
   OwnershipInputs in;
-  in.servers = 1;
   in.gpus = 8;
   in.capex_usd = 100000;
   in.years = 3;
