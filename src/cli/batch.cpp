@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "commands.hpp"
 #include "gpu_advise/advisor.hpp"
 #include "line_reader.hpp"
 #include "load/files.hpp"
@@ -385,6 +386,16 @@ int run_batch(const Flags& flags, BatchContext& context, std::ostream& out, bool
   }
   out.flush();
   return worst;
+}
+
+}  // namespace gpu_advise::cli
+
+namespace gpu_advise::cli {
+
+int run_batch_command(const Session& session) {
+  Presets presets;
+  BatchContext context{session.flags, session.catalog, session.rules, presets, session.language};
+  return run_batch(session.flags, context, session.output.stream(), session.output.closed().has(STDIN_FILENO));
 }
 
 }  // namespace gpu_advise::cli

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "core/quantity_format.hpp"
+#include "flag_values.hpp"
 
 namespace gpu_advise::cli {
 
@@ -23,166 +24,167 @@ const std::vector<FlagSpec>& flag_table() {
   static const Request d;
   static const Flags f;
   const auto days = [](double hours) { return format::number(hours / 24) + "d"; };
-  // name, field, --help group, value name, help, default shown, scope, batch key, repeatable, short name
+  // name, field, parse, --help group, value name, help, default shown, scope, batch key, repeatable, short name
   static const std::vector<FlagSpec> table = {
-      {"--params", &Flags::params, "Workload", "COUNT", "Total parameters of the model: 70B, 7b, 1.5T, 405e9", "",
-       FlagScope::any, "params", false, "-p"},
-      {"--model", &Flags::model, "Workload", "NAME",
+      {"--params", &Flags::params, nullptr, "Workload", "COUNT", "Total parameters of the model: 70B, 7b, 1.5T, 405e9",
+       "", FlagScope::any, "params", false, "-p"},
+      {"--model", &Flags::model, nullptr, "Workload", "NAME",
        "A model preset: llama-3.1-70b, qwen2.5-72b, deepseek-v3, ... (see 'models')", "", FlagScope::any, "model",
        false},
-      {"--model-config", &Flags::model_config, "Workload", "FILE",
+      {"--model-config", &Flags::model_config, nullptr, "Workload", "FILE",
        "A Hugging Face config.json with the model's exact shape", "", FlagScope::any, "model_config", false},
-      {"--active-params", &Flags::active_params, "Workload", "COUNT",
+      {"--active-params", &Flags::active_params, nullptr, "Workload", "COUNT",
        "With --params: parameters active per token (MoE)", "", FlagScope::any, "active_params", false},
-      {"--task", &Flags::task, "Workload", "TASK",
+      {"--task", &Flags::task, values::task, "Workload", "TASK",
        "pretrain | full | lora | qlora | inference (aliases: sft, finetune, serve)", "", FlagScope::any, "task", false,
        "-t"},
-      {"--budget", &Flags::budget, "Workload", "TIER|AMOUNT",
+      {"--budget", &Flags::budget, values::budget, "Workload", "TIER|AMOUNT",
        "low (cost first), medium (balanced), high (speed first), or a cap in --currency: 50k, $1.2M, 350k cny",
        shown(d.budget), FlagScope::any, "budget", false, "-b"},
-      {"--region", &Flags::region, "Workload", "REGION",
+      {"--region", &Flags::region, values::choice<&Request::region>, "Workload", "REGION",
        fmt::format("Where the cards are bought or rented: {} (default) or cn", shown(d.region)), "", FlagScope::any,
        "region", false},
-      {"--seq-len", &Flags::seq_len, "Training", "N",
+      {"--seq-len", &Flags::seq_len, values::integer<&Request::seq_len, 10'000'000>, "Training", "N",
        fmt::format("Training sequence length (default {})", shown(d.seq_len)), "", FlagScope::training, "seq_len",
        false},
-      {"--micro-batch", &Flags::micro_batch, "Training", "N",
+      {"--micro-batch", &Flags::micro_batch, values::integer<&Request::micro_batch, 65536>, "Training", "N",
        fmt::format("Sequences per GPU per step (default {})", shown(d.micro_batch)), "", FlagScope::training,
        "micro_batch", false},
-      {"--global-batch", &Flags::global_batch, "Training", "N",
+      {"--global-batch", &Flags::global_batch, values::integer<&Request::global_batch, 16777216>, "Training", "N",
        "Sequences per optimizer step, all GPUs (default: 4M tokens for pretraining, 16M from 100B parameters, 128 for "
        "fine-tuning)",
        "", FlagScope::training, "global_batch", false},
-      {"--zero", &Flags::zero, "Training", "STAGE", "ZeRO stage 0-3 (default: chosen per layout)", "",
+      {"--zero", &Flags::zero, values::zero, "Training", "STAGE", "ZeRO stage 0-3 (default: chosen per layout)", "",
        FlagScope::training, "zero", false},
-      {"--recompute", &Flags::recompute, "Training", "MODE",
+      {"--recompute", &Flags::recompute, values::choice<&Request::recompute>, "Training", "MODE",
        "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)", "",
        FlagScope::training, "recompute", false},
-      {"--lora-rank", &Flags::lora_rank, "Training", "R",
+      {"--lora-rank", &Flags::lora_rank, values::integer<&Request::lora_rank, 65536>, "Training", "R",
        fmt::format("LoRA / QLoRA rank (default {})", shown(d.lora_rank)), "", FlagScope::lora, "lora_rank", false},
-      {"--lora-targets", &Flags::lora_targets, "Training", "LAYERS",
+      {"--lora-targets", &Flags::lora_targets, values::lora_targets, "Training", "LAYERS",
        "Layers LoRA adapts: all (default) | attention | mlp | a list such as q,v", "", FlagScope::lora, "lora_targets",
        false},
-      {"--optimizer", &Flags::optimizer, "Training", "OPT",
+      {"--optimizer", &Flags::optimizer, values::choice<&Request::optimizer>, "Training", "OPT",
        "adamw (mixed precision, FP32 master; default) | adamw-bf16 (pure BF16) | adamw-8bit (8-bit states, FP32 "
        "master) | adamw-8bit-bf16 (8-bit states, no master)",
        "", FlagScope::training, "optimizer", false},
-      {"--offload", &Flags::offload, "Training", "WHAT",
+      {"--offload", &Flags::offload, values::choice<&Request::offload>, "Training", "WHAT",
        "Keep in host memory: none (default) | optimizer (states and master weights) | optimizer+params", "",
        FlagScope::training, "offload", false},
-      {"--loss", &Flags::loss, "Training", "HOW",
+      {"--loss", &Flags::loss, values::choice<&Request::loss>, "Training", "HOW",
        "How the loss is computed, for the logits' memory: full (Hugging Face + PEFT; default for LoRA/QLoRA) | "
        "chunked (torchtune, LitGPT, Unsloth) | fused (Megatron-Core, torchtitan; default otherwise)",
        "", FlagScope::training, "loss", false},
-      {"--optimizer-in-backward", &Flags::optimizer_in_backward, "Training", "",
-       "Update each layer in its backward pass, holding one layer's gradients", "", FlagScope::training,
+      {"--optimizer-in-backward", &Flags::optimizer_in_backward, values::on<&Request::optimizer_in_backward>,
+       "Training", "", "Update each layer in its backward pass, holding one layer's gradients", "", FlagScope::training,
        "optimizer_in_backward", false},
-      {"--goodput", &Flags::goodput, "Training", "F",
+      {"--goodput", &Flags::goodput, values::goodput, "Training", "F",
        fmt::format("Share of a pretraining run's wall time spent training, 0-1 (default {})", shown(d.goodput)), "",
        FlagScope::training, "goodput", false},
-      {"--tokens", &Flags::tokens, "Training", "COUNT",
+      {"--tokens", &Flags::tokens, values::tokens, "Training", "COUNT",
        fmt::format(
            "Training tokens per epoch: 2T, 100M (default: {} per parameter for pretraining, {} for fine-tuning)",
            shown(d.pretrain_tokens_per_param), format_parameter_count(d.fine_tune_tokens)),
        "", FlagScope::training, "tokens", false},
-      {"--epochs", &Flags::epochs, "Training", "X",
+      {"--epochs", &Flags::epochs, values::number<&Request::epochs, 10000>, "Training", "X",
        fmt::format("Passes over the dataset (default {})", shown(d.epochs)), "", FlagScope::training, "epochs", false},
-      {"--fp8", &Flags::fp8, "Training", "", "Train with FP8 matmuls on cards that have them", "", FlagScope::training,
-       "fp8", false},
-      {"--deadline", &Flags::deadline, "Training", "TIME",
+      {"--fp8", &Flags::fp8, values::on<&Request::fp8_training>, "Training", "",
+       "Train with FP8 matmuls on cards that have them", "", FlagScope::training, "fp8", false},
+      {"--deadline", &Flags::deadline, values::deadline, "Training", "TIME",
        fmt::format("Size the cluster to finish within: 36h, 30d, 2w (pretraining default: {})",
                    days(d.pretrain_default_deadline_hours.value_or(0))),
        "", FlagScope::training, "deadline", false},
-      {"--precision", &Flags::precision, "Inference", "P",
+      {"--precision", &Flags::precision, values::choice<&Request::precision>, "Inference", "P",
        fmt::format("Inference weights: bf16 | fp8 | int8 | int4 (default {})", shown(d.precision)), "",
        FlagScope::inference, "precision", false},
-      {"--kv-precision", &Flags::kv_precision, "Inference", "P",
+      {"--kv-precision", &Flags::kv_precision, values::choice<&Request::kv_precision>, "Inference", "P",
        fmt::format("KV cache: bf16 | fp8 (default {})", shown(d.kv_precision)), "", FlagScope::inference,
        "kv_precision", false},
-      {"--context", &Flags::context, "Inference", "N",
+      {"--context", &Flags::context, values::integer<&Request::context, 100'000'000>, "Inference", "N",
        fmt::format("Tokens per sequence held in the KV cache, prompt + output (default {})", shown(d.context)), "",
        FlagScope::inference, "context", false},
-      {"--output-tokens", &Flags::output_tokens, "Inference", "N",
-       fmt::format("Tokens generated per request (default {})", shown(d.output_tokens)), "", FlagScope::inference,
+      {"--output-tokens", &Flags::output_tokens, values::integer<&Request::output_tokens, 100'000'000>, "Inference",
+       "N", fmt::format("Tokens generated per request (default {})", shown(d.output_tokens)), "", FlagScope::inference,
        "output_tokens", false},
-      {"--concurrency", &Flags::concurrency, "Inference", "N",
+      {"--concurrency", &Flags::concurrency, values::integer<&Request::concurrency, 1'000'000>, "Inference", "N",
        "Sequences served at once per model copy (default: the most that fit and meet the latency targets)", "",
        FlagScope::inference, "concurrency", false},
-      {"--tpot-ms", &Flags::tpot_ms, "Inference", "MS",
+      {"--tpot-ms", &Flags::tpot_ms, values::tpot, "Inference", "MS",
        fmt::format("Time per output token each user may wait, or none (default {}: interactive)",
                    shown(default_tpot_ms)),
        "", FlagScope::inference, "tpot_ms", false},
-      {"--ttft-ms", &Flags::ttft_ms, "Inference", "MS",
+      {"--ttft-ms", &Flags::ttft_ms, values::ttft, "Inference", "MS",
        fmt::format("Time to the first token, or none (default {})", shown(default_ttft_ms)), "", FlagScope::inference,
        "ttft_ms", false},
-      {"--request-rate", &Flags::request_rate, "Inference", "R",
+      {"--request-rate", &Flags::request_rate, values::number<&Request::request_rate, 1'000'000>, "Inference", "R",
        "Requests per second to sustain; model copies are added to reach it (default: one copy)", "",
        FlagScope::inference, "request_rate", false},
-      {"--max-batch", &Flags::max_batch, "Inference", "N",
+      {"--max-batch", &Flags::max_batch, values::integer<&Request::max_batch, 1'000'000>, "Inference", "N",
        fmt::format("The scheduler's limit on running sequences, as vLLM's max_num_seqs (default {})",
                    shown(d.max_batch)),
        "", FlagScope::inference, "max_batch", false},
-      {"--mode", &Flags::mode, "Cost", "MODE", fmt::format("rent | buy (default {})", shown(d.mode)), "",
-       FlagScope::any, "mode", false},
-      {"--currency", &Flags::currency, "Cost", "CURRENCY",
+      {"--mode", &Flags::mode, values::choice<&Request::mode>, "Cost", "MODE",
+       fmt::format("rent | buy (default {})", shown(d.mode)), "", FlagScope::any, "mode", false},
+      {"--currency", &Flags::currency, values::choice<&Request::currency>, "Cost", "CURRENCY",
        "usd | cny: the currency of every money figure, and of amounts typed without one (default cny with --region "
        "cn, else usd)",
        "", FlagScope::any, "currency", false},
-      {"--price", &Flags::prices, "Cost", "ID=PRICE",
+      {"--price", &Flags::prices, values::price, "Cost", "ID=PRICE",
        "Your rent price for a card, per GPU-hour, in --currency or with one: --price h100-sxm5=2.10, a800=9.5cny "
        "(repeatable)",
        "", FlagScope::any, "price", true},
-      {"--spot", &Flags::spot, "Cost", "",
+      {"--spot", &Flags::spot, values::on<&Request::spot>, "Cost", "",
        "Rent on spot (preemptible) prices where a card has them; the others stay on demand", "", FlagScope::any, "spot",
        false},
-      {"--condition", &Flags::condition, "Cost", "CONDITION",
+      {"--condition", &Flags::condition, values::condition, "Cost", "CONDITION",
        "new | used: buy new servers, or used ones where the catalog prices them (--mode buy; default new)", "",
        FlagScope::any, "condition", false},
-      {"--years", &Flags::years, "Cost", "N",
+      {"--years", &Flags::years, values::years, "Cost", "N",
        fmt::format("Years the servers are kept, then sold, 1-10 (--mode buy; default {})", shown(d.ownership.years)),
        "", FlagScope::any, "years", false},
-      {"--utilization", &Flags::utilization, "Cost", "PERCENT",
+      {"--utilization", &Flags::utilization, values::utilization, "Cost", "PERCENT",
        fmt::format("Share of the hours the owned GPUs are busy, 1-100% (--mode buy; default {:.0f}%)",
                    100 * d.ownership.utilisation),
        "", FlagScope::any, "utilization", false},
-      {"--power-price", &Flags::power_price, "Cost", "PRICE",
+      {"--power-price", &Flags::power_price, values::power_price, "Cost", "PRICE",
        "Electricity per kWh, in --currency or with one: 0.12, 0.6cny (--mode buy; default: the region's sourced "
        "tariff)",
        "", FlagScope::any, "power_price", false},
-      {"--gpu", &Flags::gpus, "Selection", "ID", "Only consider this card (id or alias; repeat for several)", "",
-       FlagScope::any, "gpu", true, "-g"},
-      {"--count", &Flags::count, "Selection", "N", "Fix the number of cards instead of finding the smallest that fits",
-       "", FlagScope::any, "count", false, "-n"},
-      {"--top", &Flags::top, "Selection", "N", "List at most N recommendations", "", FlagScope::any, "top", false},
-      {"--max-gpus", &Flags::max_gpus, "Selection", "N",
+      {"--gpu", &Flags::gpus, values::gpu, "Selection", "ID",
+       "Only consider this card (id or alias; repeat for several)", "", FlagScope::any, "gpu", true, "-g"},
+      {"--count", &Flags::count, values::integer<&Request::count, max_count>, "Selection", "N",
+       "Fix the number of cards instead of finding the smallest that fits", "", FlagScope::any, "count", false, "-n"},
+      {"--top", &Flags::top, values::integer<&Request::top, max_top>, "Selection", "N",
+       "List at most N recommendations", "", FlagScope::any, "top", false},
+      {"--max-gpus", &Flags::max_gpus, values::integer<&Request::max_gpus, 1'000'000>, "Selection", "N",
        fmt::format("The largest cluster to consider (default {})", shown(d.max_gpus)), "", FlagScope::any, "max_gpus",
        false},
-      {"--format", &Flags::format, "Output", "FORMAT",
+      {"--format", &Flags::format, nullptr, "Output", "FORMAT",
        "text | json | markdown | html | csv | tsv (default: each --output file's extension, else text)", "",
        FlagScope::any, "", false, "-f"},
-      {"--color", &Flags::color, "Output", "WHEN", "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)",
-       f.color, FlagScope::any, "", false},
-      {"--lang", &Flags::lang, "Output", "LANG", "en | zh (default from LC_ALL / LC_MESSAGES / LANG)", "",
+      {"--color", &Flags::color, nullptr, "Output", "WHEN",
+       "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)", f.color, FlagScope::any, "", false},
+      {"--lang", &Flags::lang, nullptr, "Output", "LANG", "en | zh (default from LC_ALL / LC_MESSAGES / LANG)", "",
        FlagScope::any, "lang", false},
-      {"--output", &Flags::outputs, "Output", "FILE",
+      {"--output", &Flags::outputs, nullptr, "Output", "FILE",
        "Write the result to FILE (repeatable; atomically; a device or pipe directly; - for stdout)", "", FlagScope::any,
        "", true, "-o"},
-      {"--prepared-for", &Flags::prepared_for, "Output", "TEXT",
+      {"--prepared-for", &Flags::prepared_for, nullptr, "Output", "TEXT",
        "Markdown and HTML reports: the client the report is prepared for", "", FlagScope::any, "", false},
-      {"--prepared-by", &Flags::prepared_by, "Output", "TEXT", "Markdown and HTML reports: who prepared it", "",
-       FlagScope::any, "", false},
-      {"--catalog", &Flags::catalogs, "Data", "FILE", "Add or override cards from a catalog FILE (repeatable)", "",
-       FlagScope::any, "", true},
-      {"--price-file", &Flags::price_files, "Data", "FILE",
+      {"--prepared-by", &Flags::prepared_by, nullptr, "Output", "TEXT", "Markdown and HTML reports: who prepared it",
+       "", FlagScope::any, "", false},
+      {"--catalog", &Flags::catalogs, nullptr, "Data", "FILE", "Add or override cards from a catalog FILE (repeatable)",
+       "", FlagScope::any, "", true},
+      {"--price-file", &Flags::price_files, nullptr, "Data", "FILE",
        "Rent prices from a SkyPilot catalog file (PROVIDER=FILE, or .../PROVIDER/vms.csv) or a CSV of your quotes "
        "(repeatable; docs/prices.md)",
        "", FlagScope::any, "", true},
-      {"--rules", &Flags::rules, "Data", "FILE", "Add or override scenario rules from a rules FILE (repeatable)", "",
-       FlagScope::any, "", true},
-      {"--explain", &Flags::explain, "Output", "",
+      {"--rules", &Flags::rules, nullptr, "Data", "FILE",
+       "Add or override scenario rules from a rules FILE (repeatable)", "", FlagScope::any, "", true},
+      {"--explain", &Flags::explain, values::explain, "Output", "",
        "Show the rules that fired on each card and each score's parts; --explain=all adds the rules that did not", "",
        FlagScope::any, "explain", false},
-      {"--compact", &Flags::compact, "Output", "",
+      {"--compact", &Flags::compact, nullptr, "Output", "",
        "JSON: one small object with the top plan's key figures (for sweeps; docs/json.md)", "", FlagScope::any,
        "compact", false},
   };
@@ -337,185 +339,51 @@ ModelShape resolve_model(const Flags& flags, Presets& presets) {
   return infer_shape(params, active);
 }
 
-Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape& model) {
-  Request request;
-  request.params = model.params;
-  request.model_id = model.id;
-  request.model_config = flags.model_config;
-  if (model.source == ModelSource::inferred && model.active_params != model.params) {
-    request.active_params = model.active_params;
-  }
-  if (flags.task.empty()) {
-    throw UsageError("--task is required: pretrain, full, lora, qlora or inference");
-  }
-  request.task = parse_task(flags.task, "--task");
-  if (!flags.region.empty()) {
-    request.region = parse_choice<Region>(flags.region, "--region");
-  }
-  // Money is shown in --currency: CNY in China unless asked otherwise.
-  request.currency = flags.currency.empty() ? (request.region == Region::cn ? Currency::cny : Currency::usd)
-                                            : parse_choice<Currency>(flags.currency, "--currency");
-  request.exchange_rate = catalog.info().exchange_rate;
-  if (request.exchange_rate.cny_per_usd <= 0) {
-    if (!flags.currency.empty() && request.currency == Currency::cny) {
-      throw UsageError("--currency cny: the catalog has no exchange rate (catalog.exchange_rate in data/gpus.yaml)");
-    }
-    request.currency = Currency::usd;
-  }
-  // An amount typed without a currency is in the request's currency.
-  const auto to_usd = [&](const MoneyAmount& amount) {
-    return amount.currency.value_or(request.currency) == Currency::cny
-               ? amount.value / request.exchange_rate.cny_per_usd
-               : amount.value;
-  };
-  const auto check_cny = [&](const MoneyAmount& amount, std::string_view flag) {
-    if (amount.currency == Currency::cny && request.exchange_rate.cny_per_usd <= 0) {
-      throw UsageError(fmt::format("{}: an amount in CNY needs the catalog's exchange rate, and it has none", flag));
-    }
-  };
-  if (!flags.budget.empty()) {
-    const BudgetChoice budget = parse_budget_choice(flags.budget, "--budget");
-    request.budget = budget.tier;
-    if (budget.amount) {
-      check_cny(*budget.amount, "--budget");
-      request.budget_usd = to_usd(*budget.amount);
-    }
-  }
-  request.configured = flags.configured;
-  request.price_files = flags.priced_by;
-  request.spot = flags.spot;
-  request.explain = flags.explain;
-  request.explain_all = flags.explain && flags.explain_level == "all";
-  for (const auto& query : flags.gpus) {
-    try {
-      const std::string& id = catalog.resolve(query).id;
-      if (std::find(request.gpu_ids.begin(), request.gpu_ids.end(), id) == request.gpu_ids.end()) {
-        request.gpu_ids.push_back(id);
+namespace {
+
+// Read before the others, which are read against them: the task (what a flag
+// applies to) and the region and currency (what an amount typed is in).
+bool read_first(const FlagSpec& spec) {
+  return spec.name == "--task" || spec.name == "--region" || spec.name == "--currency";
+}
+
+// Each value given of the flag, through the flag's own parse.
+void apply_given(const FlagSpec& spec, const RequestInputs& inputs, Request& request) {
+  struct Apply {
+    const FlagSpec& spec;
+    const RequestInputs& inputs;
+    Request& request;
+    void operator()(std::string Flags::*field) const {
+      if (const std::string& value = inputs.flags.*field; !value.empty()) {
+        spec.apply(spec.name, value, request, inputs);
       }
-    } catch (const UsageError& e) {
-      throw UsageError(fmt::format("--gpu: {}", e.what()));
     }
-  }
-  auto integer = [](const std::string& raw, std::string_view flag, std::int64_t max) {
-    return wrap(flag, [&] { return static_cast<int>(parse_positive_integer(raw, max)); });
+    void operator()(std::vector<std::string> Flags::*field) const {
+      for (const auto& value : inputs.flags.*field) {
+        spec.apply(spec.name, value, request, inputs);
+      }
+    }
+    void operator()(bool Flags::*field) const {
+      if (inputs.flags.*field) {
+        spec.apply(spec.name, std::string(), request, inputs);
+      }
+    }
   };
-  if (!flags.count.empty()) {
-    request.count = integer(flags.count, "--count", max_count);
-  }
-  if (!flags.top.empty()) {
-    request.top = integer(flags.top, "--top", max_top);
-  }
-  if (flags.compact) {
-    request.top = 1;  // --compact shows the top plan only: the rest is not worded
-  }
-  if (!flags.max_gpus.empty()) {
-    request.max_gpus = integer(flags.max_gpus, "--max-gpus", 1'000'000);
-  }
+  std::visit(Apply{spec, inputs, request}, spec.field);
+}
+
+// The checks that take more than one flag: a count over the cluster limit,
+// more sequences than the scheduler runs, a window past the model's context,
+// a flag of another kind of task, the owning flags without --mode buy.
+void check_combinations(const Flags& flags, const ModelShape& model, Request& request) {
   if (request.count && *request.count > request.max_gpus) {
     request.max_gpus = *request.count;
-  }
-
-  // Training.
-  if (!flags.seq_len.empty()) {
-    request.seq_len = integer(flags.seq_len, "--seq-len", 10'000'000);
-  }
-  if (!flags.micro_batch.empty()) {
-    request.micro_batch = integer(flags.micro_batch, "--micro-batch", 65536);
-  }
-  if (!flags.global_batch.empty()) {
-    request.global_batch = integer(flags.global_batch, "--global-batch", 16777216);
-  }
-  if (!flags.zero.empty()) {
-    const std::string zero(text::trim(flags.zero));
-    if (zero.size() != 1 || zero[0] < '0' || zero[0] > '3') {
-      throw UsageError(
-          fmt::format("--zero: '{}' is not a ZeRO stage; expected 0, 1, 2 or 3", text::excerpt(flags.zero)));
-    }
-    request.zero_stage = zero[0] - '0';
-  }
-  if (!flags.recompute.empty()) {
-    request.recompute = parse_choice<Recompute>(flags.recompute, "--recompute");
-  }
-  if (!flags.lora_rank.empty()) {
-    request.lora_rank = integer(flags.lora_rank, "--lora-rank", 65536);
-  }
-  if (!flags.lora_targets.empty()) {
-    request.lora_targets = parse_lora_targets(flags.lora_targets, "--lora-targets");
-  }
-  if (!flags.optimizer.empty()) {
-    request.optimizer = parse_choice<Optimizer>(flags.optimizer, "--optimizer");
-  }
-  if (!flags.offload.empty()) {
-    request.offload = parse_choice<Offload>(flags.offload, "--offload");
-  }
-  if (!flags.loss.empty()) {
-    request.loss = parse_choice<Loss>(flags.loss, "--loss");
-  }
-  request.optimizer_in_backward = flags.optimizer_in_backward;
-  if (!flags.goodput.empty()) {
-    request.goodput = wrap("--goodput", [&] { return parse_positive_number(flags.goodput, 1.0); });
-    request.goodput_stated = true;
-  }
-  if (!flags.tokens.empty()) {
-    request.tokens = wrap("--tokens", [&] { return parse_parameter_count(flags.tokens); });
-  }
-  if (!flags.epochs.empty()) {
-    request.epochs = wrap("--epochs", [&] { return parse_positive_number(flags.epochs, 10000); });
-  }
-  request.fp8_training = flags.fp8;
-  if (!flags.deadline.empty()) {
-    request.deadline_hours = wrap("--deadline", [&] { return parse_duration_hours(flags.deadline); });
-  }
-
-  // Inference.
-  if (!flags.precision.empty()) {
-    request.precision = parse_choice<InferencePrecision>(flags.precision, "--precision");
-  }
-  if (!flags.kv_precision.empty()) {
-    request.kv_precision = parse_choice<KvPrecision>(flags.kv_precision, "--kv-precision");
-  }
-  if (!flags.context.empty()) {
-    request.context = integer(flags.context, "--context", 100'000'000);
-  }
-  if (!flags.output_tokens.empty()) {
-    request.output_tokens = integer(flags.output_tokens, "--output-tokens", 100'000'000);
-  }
-  if (!flags.concurrency.empty()) {
-    request.concurrency = integer(flags.concurrency, "--concurrency", 1'000'000);
-  }
-  if (!flags.max_batch.empty()) {
-    request.max_batch = integer(flags.max_batch, "--max-batch", 1'000'000);
   }
   if (request.concurrency && *request.concurrency > request.max_batch) {
     throw UsageError(
         fmt::format("--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
                     "sequences: raise --max-batch, or serve fewer at once",
                     *request.concurrency, request.max_batch));
-  }
-  // A latency target in ms, or none.
-  auto target = [&](const std::string& raw, const char* flag) -> std::optional<double> {
-    if (raw == "none") {
-      return std::nullopt;
-    }
-    try {
-      return parse_positive_number(raw, 3.6e6);
-    } catch (const std::exception&) {
-      throw UsageError(
-          fmt::format("{}: '{}' is not valid; expected milliseconds (a positive number up to one "
-                      "hour, 3600000) or none",
-                      flag, text::excerpt(raw)));
-    }
-  };
-  if (!flags.tpot_ms.empty()) {
-    request.tpot_target_ms = target(flags.tpot_ms, "--tpot-ms");
-    request.tpot_stated = true;
-  }
-  if (!flags.ttft_ms.empty()) {
-    request.ttft_target_ms = target(flags.ttft_ms, "--ttft-ms");
-    request.ttft_stated = true;
-  }
-  if (!flags.request_rate.empty()) {
-    request.request_rate = wrap("--request-rate", [&] { return parse_positive_number(flags.request_rate, 1e6); });
   }
   const int window = is_training(request.task) ? request.seq_len : request.context;
   if (model.max_context > 0 && window > model.max_context) {
@@ -536,92 +404,44 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
       request.task != Task::lora && request.task != Task::qlora && !lora.empty()) {
     throw UsageError(fmt::format("{} {} to --task lora or qlora", join_and(lora), applies(lora)));
   }
-
-  // Cost.
-  if (!flags.mode.empty()) {
-    request.mode = parse_choice<CostMode>(flags.mode, "--mode");
-  }
   const bool owning_flags =
       !flags.condition.empty() || !flags.years.empty() || !flags.utilization.empty() || !flags.power_price.empty();
   if (owning_flags && request.mode != CostMode::buy) {
     throw UsageError(
         "--condition, --years, --utilization and --power-price describe owning: give them with --mode buy");
   }
-  if (!flags.condition.empty()) {
-    request.ownership.condition = parse_choice<Condition>(flags.condition, "--condition");
+}
+
+}  // namespace
+
+Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape& model) {
+  if (flags.task.empty()) {
+    throw UsageError("--task is required: pretrain, full, lora, qlora or inference");
   }
-  if (!flags.years.empty()) {
-    request.ownership.years = wrap("--years", [&] { return parse_positive_number(flags.years, 10); });
-    if (request.ownership.years < 1) {
-      throw UsageError(fmt::format("--years: '{}' is under a year; give 1 to 10", text::excerpt(flags.years)));
-    }
+  Request request;
+  request.params = model.params;
+  request.model_id = model.id;
+  request.model_config = flags.model_config;
+  if (model.source == ModelSource::inferred && model.active_params != model.params) {
+    request.active_params = model.active_params;
   }
-  if (!flags.utilization.empty()) {
-    std::string_view text = flags.utilization;
-    if (text.ends_with('%')) {
-      text.remove_suffix(1);
+  request.configured = flags.configured;
+  request.price_files = flags.priced_by;
+  const RequestInputs inputs{flags, catalog, model};
+  for (const bool first : {true, false}) {
+    if (!first) {
+      values::settle_currency(flags, catalog, request);
     }
-    const double percent = wrap("--utilization", [&] { return parse_positive_number(text, 100); });
-    if (percent < 1) {
-      throw UsageError(fmt::format("--utilization: '{}' is under 1%; give a share of the hours busy, 1 to 100 (%)",
-                                   text::excerpt(flags.utilization)));
-    }
-    request.ownership.utilisation = percent / 100.0;
-  }
-  if (!flags.power_price.empty()) {
-    const auto amount = wrap("--power-price", [&] { return parse_money_amount(flags.power_price, 100); });
-    if (!amount) {
-      (void)wrap("--power-price", [&] { return parse_positive_number(flags.power_price, 100); });
-      throw UsageError(fmt::format("--power-price: '{}' is not a price per kWh such as 0.12, 0.12usd or 0.6cny",
-                                   text::excerpt(flags.power_price)));
-    }
-    check_cny(*amount, "--power-price");
-    const double usd = to_usd(*amount);
-    if (usd <= 0 || usd > max_power_usd_per_kwh) {
-      throw UsageError(fmt::format("--power-price: '{}' is {} per kWh; give more than 0 and at most {} USD",
-                                   text::excerpt(flags.power_price), format::money(usd),
-                                   format::number(max_power_usd_per_kwh)));
-    }
-    request.ownership.usd_per_kwh = usd;
-  }
-  std::vector<std::string> price_entries;  // as typed, beside request.prices
-  for (const auto& entry : flags.prices) {
-    const auto equals = entry.find('=');
-    if (equals == std::string::npos) {
-      throw UsageError(fmt::format("--price: '{}' is not ID=PRICE (per GPU-hour), e.g. --price h100-sxm5=2.10",
-                                   text::excerpt(entry)));
-    }
-    PriceOverride price;
-    try {
-      price.gpu_id = catalog.resolve(entry.substr(0, equals)).id;
-    } catch (const UsageError& e) {
-      throw UsageError(fmt::format("--price: {}", e.what()));
-    }
-    const auto amount = wrap("--price", [&] { return parse_money_amount(entry.substr(equals + 1), 100000); });
-    if (!amount) {
-      // The number's own complaint (negative, too large, not a number) when it has one.
-      (void)wrap("--price", [&] { return parse_positive_number(entry.substr(equals + 1), 100000); });
-      throw UsageError(fmt::format("--price: '{}' is not a price per GPU-hour such as 2.10, 2.10usd or 15cny",
-                                   text::excerpt(entry.substr(equals + 1))));
-    }
-    check_cny(*amount, "--price");
-    price.usd_per_gpu_hour = to_usd(*amount);
-    if (price.usd_per_gpu_hour > max_price_usd_per_gpu_hour) {
-      throw UsageError(fmt::format("--price: '{}' is {} per GPU-hour; at most {:.0f} USD is accepted",
-                                   text::excerpt(entry.substr(equals + 1)), format::money(price.usd_per_gpu_hour),
-                                   max_price_usd_per_gpu_hour));
-    }
-    const auto same_card = std::find_if(request.prices.begin(), request.prices.end(),
-                                        [&](const PriceOverride& p) { return p.gpu_id == price.gpu_id; });
-    if (same_card == request.prices.end()) {
-      request.prices.push_back(price);
-      price_entries.push_back(entry);
-    } else if (same_card->usd_per_gpu_hour != price.usd_per_gpu_hour) {
-      const auto first = price_entries[static_cast<std::size_t>(same_card - request.prices.begin())];
-      throw UsageError(fmt::format("--price: '{}' and '{}' both price {}; give one price per card",
-                                   text::excerpt(first), text::excerpt(entry), price.gpu_id));
+    for (const auto& spec : flag_table()) {
+      if (spec.apply != nullptr && read_first(spec) == first) {
+        apply_given(spec, inputs, request);
+      }
     }
   }
+  if (flags.compact) {
+    request.top = 1;  // --compact shows the top plan only: the rest is not worded
+  }
+  check_combinations(flags, model, request);
   return request;
 }
 

@@ -123,12 +123,27 @@ enum class Command {
 // "catalog list"
 [[nodiscard]] std::string_view command_name(Command command);
 
-// One flag, declared once: the CLI11 wiring, --help, the batch line keys and
-// the scope errors all come from flag_table(); a test checks the bash
-// completion and the man page list exactly these flags.
+// What a request is made of, for the flags whose value depends on more than
+// itself (a card id on the catalog, an amount on the currency).
+struct RequestInputs {
+  const Flags& flags;
+  const Catalog& catalog;
+  const ModelShape& model;
+};
+
+// How a flag's value becomes part of the Request, checked where the flag is
+// declared (flag_values.hpp). Called once for each value: a repeatable
+// flag's every value, a switch's "" when it is on.
+using ApplyFlag = void (*)(std::string_view flag, const std::string& value, Request& request,
+                           const RequestInputs& inputs);
+
+// One flag, declared once: the CLI11 wiring, --help, the batch line keys,
+// the value's parse and the scope errors all come from flag_table(); a test
+// checks the bash completion and the man page list exactly these flags.
 struct FlagSpec {
   std::string_view name;  // "--seq-len"
   std::variant<std::string Flags::*, std::vector<std::string> Flags::*, bool Flags::*> field;
+  ApplyFlag apply;             // nullptr: not part of the Request (the model, output, data files)
   std::string_view group;      // the --help section
   std::string_view type_name;  // "N", "FILE"; empty for a yes/no flag
   std::string help;            // one line for --help; defaults in it come from Request{}
