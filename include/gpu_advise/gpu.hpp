@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu_advise/enum_names.hpp"
+
 namespace gpu_advise {
 
 enum class Vendor { nvidia, amd, huawei, intel, baidu, cambricon, hygon };
@@ -28,12 +30,6 @@ enum class Condition { new_card, used };
 enum class Region { global, cn };
 enum class Precision { fp64, tf32, bf16, fp16, fp8, fp4, int8 };
 
-// Enum <-> text. The names are the ones used in YAML, JSON and on the command line.
-template <typename E>
-struct EnumName {
-  E value;
-  std::string_view name;
-};
 [[nodiscard]] std::span<const EnumName<Vendor>> names(Vendor);
 [[nodiscard]] std::span<const EnumName<Architecture>> names(Architecture);
 [[nodiscard]] std::span<const EnumName<FormFactor>> names(FormFactor);
@@ -46,35 +42,6 @@ struct EnumName {
 [[nodiscard]] std::span<const EnumName<PriceKind>> names(PriceKind);
 [[nodiscard]] std::span<const EnumName<Condition>> names(Condition);
 [[nodiscard]] std::span<const EnumName<Region>> names(Region);
-
-template <typename E>
-[[nodiscard]] std::string_view to_string(E value) {
-  for (const auto& entry : names(E{})) {
-    if (entry.value == value) {
-      return entry.name;
-    }
-  }
-  return "?";
-}
-
-template <typename E>
-[[nodiscard]] std::optional<E> enum_from_string(std::string_view name) {
-  for (const auto& entry : names(E{})) {
-    if (entry.name == name) {
-      return entry.value;
-    }
-  }
-  return std::nullopt;
-}
-
-template <typename E>
-[[nodiscard]] std::vector<std::string> enum_names() {
-  std::vector<std::string> out;
-  for (const auto& entry : names(E{})) {
-    out.emplace_back(entry.name);
-  }
-  return out;
-}
 
 // Human names for display ("NVIDIA", "Hopper").
 [[nodiscard]] std::string_view display_name(Vendor vendor);

@@ -17,7 +17,7 @@
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/request.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/language.hpp"
 
 namespace gpu_advise {
 

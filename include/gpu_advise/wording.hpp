@@ -9,14 +9,9 @@
 #include <fmt/format.h>
 
 #include "gpu_advise/gpu.hpp"
+#include "gpu_advise/language.hpp"
 
 namespace gpu_advise {
-
-enum class Language { en, zh };
-[[nodiscard]] std::span<const EnumName<Language>> names(Language);
-
-// en, or zh when LC_ALL, LC_MESSAGES or LANG (the first one set) starts with "zh".
-[[nodiscard]] Language language_from_environment();
 
 // Every phrase with a translation. The English text is the key's meaning.
 enum class Phrase {

@@ -11,7 +11,7 @@
 
 #include "flags.hpp"
 #include "gpu_advise/rules.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/language.hpp"
 
 namespace gpu_advise::cli {
 

@@ -6,7 +6,7 @@
 
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/request.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/language.hpp"
 #include "load/config.hpp"
 #include "load/files.hpp"
 #include "load/yaml_reader.hpp"

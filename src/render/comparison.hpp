@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gpu_advise/report.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/language.hpp"
 
 namespace gpu_advise::render {
 

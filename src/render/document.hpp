@@ -14,7 +14,7 @@
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/report.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/language.hpp"
 
 namespace gpu_advise::document {
 

@@ -13,7 +13,7 @@
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/rules.hpp"
 #include "gpu_advise/text.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/language.hpp"
 
 namespace {
 
