@@ -10,6 +10,9 @@
 #include <string>
 
 #include "cli/flags.hpp"
+#include "gpu_advise/advisor.hpp"
+#include "gpu_advise/model.hpp"
+#include "gpu_advise/rules.hpp"
 
 using namespace gpu_advise;
 
@@ -149,4 +152,65 @@ TEST_CASE("each flag is declared once, and batch keys are the flag names with '_
       CHECK(spec.batch_key == expected);
     }
   }
+}
+
+TEST_CASE("every way out moves levers that are flags of the table", "[flags]") {
+  // Requests that fit nowhere, so that advise() searches the ways out: full
+  // fine-tunes on too few cards (the optimizer, its offload, updates in the
+  // backward pass), pretraining against a deadline the batch caps (a larger
+  // global batch), and serving on too few cards (precision, KV cache,
+  // concurrency, context).
+  const Catalog catalog = load_embedded_catalog();
+  const RuleSet rules = load_embedded_rules();
+  const ModelCatalog models = load_embedded_models();
+  std::vector<std::pair<Request, ModelShape>> cases;
+  const auto on = [](Task task, double params, const char* gpu, std::optional<int> count) {
+    Request r;
+    r.task = task;
+    r.params = params;
+    r.gpu_ids = {gpu};
+    r.count = count;
+    return r;
+  };
+  cases.emplace_back(on(Task::full, 8e9, "rtx-4090", 1), infer_shape(8e9));
+  Request full = on(Task::full, 13e9, "a100-80gb-sxm4", 2);
+  full.recompute = Recompute::selective;
+  full.zero_stage = 1;
+  cases.emplace_back(full, infer_shape(13e9));
+  const ModelShape big = models.resolve("llama-3.1-405b");
+  Request pretrain = on(Task::pretrain, big.params, "h100-sxm5", std::nullopt);
+  pretrain.deadline_hours = 20 * 24;
+  pretrain.mode = CostMode::buy;
+  cases.emplace_back(pretrain, big);
+  Request serve = on(Task::inference, 70e9, "l40s", 2);
+  serve.concurrency = 64;
+  cases.emplace_back(serve, infer_shape(70e9));
+
+  std::set<std::string> keys;
+  std::set<std::string> names = table_flags();
+  for (const auto& spec : cli::flag_table()) {
+    keys.insert(std::string(spec.batch_key));
+  }
+  std::set<std::string> levers;
+  for (const auto& [request, model] : cases) {
+    const Report report = advise(request, model, catalog, rules);
+    CHECK_FALSE(report.anything_fits());
+    for (const auto& way : report.ways_out) {
+      for (const auto& change : way.changes) {
+        CAPTURE(change.lever);
+        CHECK(keys.count(change.lever) == 1);
+        levers.insert(change.lever);
+      }
+      for (const auto& set : way.sets) {
+        const std::string flag = set.substr(0, set.find(' '));
+        CAPTURE(set);
+        CHECK(names.count(flag) == 1);
+      }
+      for (const auto& drop : way.drops) {
+        CAPTURE(drop);
+        CHECK(names.count(drop) == 1);
+      }
+    }
+  }
+  CHECK(levers.size() >= 8);  // the checks above read real levers, not none
 }
