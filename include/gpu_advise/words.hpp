@@ -1,5 +1,5 @@
 // Facts into sentences, in one language: the only place the advice is put
-// into words (the phrases themselves are in wording.hpp's table). The
+// into words (the phrases themselves are in phrases.hpp's table). The
 // renderers call these; the pipeline (advise()) never does.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/report.hpp"
 #include "gpu_advise/request.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 
 namespace gpu_advise {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/words.hpp"
 #include "render/own_rent.hpp"
 

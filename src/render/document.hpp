@@ -1,5 +1,5 @@
 // The consultant's report as a document: headings, paragraphs, lists, tables
-// and charts, built once from the Report (report.cpp) and written as Markdown
+// and charts, built once from the Report (client_report.cpp) and written as Markdown
 // (markdown.cpp) or as one self-contained HTML file (html.cpp), so both say
 // the same thing; charts appear in HTML only.
 #pragma once

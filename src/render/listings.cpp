@@ -9,7 +9,7 @@
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/words.hpp"
-#include "render/table.hpp"
+#include "render/text_table.hpp"
 
 namespace gpu_advise {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "gpu_advise/rules.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "rules/fields.hpp"
 
 namespace gpu_advise {

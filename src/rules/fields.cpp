@@ -11,7 +11,7 @@
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 
 namespace gpu_advise {
 

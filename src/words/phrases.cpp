@@ -1,4 +1,4 @@
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 
 #include <algorithm>
 #include <array>

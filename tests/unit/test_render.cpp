@@ -6,7 +6,7 @@
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_fixture.hpp"
-#include "render/table.hpp"
+#include "render/text_table.hpp"
 
 using namespace gpu_advise;
 

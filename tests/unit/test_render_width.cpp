@@ -10,8 +10,8 @@
 
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/render.hpp"
-#include "gpu_advise/wording.hpp"
-#include "render/table.hpp"
+#include "gpu_advise/phrases.hpp"
+#include "render/text_table.hpp"
 
 using namespace gpu_advise;
 

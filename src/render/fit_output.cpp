@@ -1,5 +1,5 @@
 // fit in words: the terminal's table of models against tasks, and the same
-// as a Markdown or HTML document (the JSON is in json.cpp, CSV in tables.cpp).
+// as a Markdown or HTML document (the JSON is in json.cpp, CSV in csv.cpp).
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
@@ -7,10 +7,10 @@
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/words.hpp"
 #include "render/document.hpp"
-#include "render/table.hpp"
+#include "render/text_table.hpp"
 
 namespace gpu_advise {
 

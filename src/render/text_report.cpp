@@ -12,11 +12,11 @@
 #include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/words.hpp"
 #include "render/comparison.hpp"
 #include "render/own_rent.hpp"
-#include "render/table.hpp"
+#include "render/text_table.hpp"
 
 namespace gpu_advise {
 

@@ -1,8 +1,8 @@
-#include "render/table.hpp"
+#include "render/text_table.hpp"
 
 #include <algorithm>
 
-#include "gpu_advise/wording.hpp"
+#include "gpu_advise/phrases.hpp"
 
 namespace gpu_advise::render {
 
