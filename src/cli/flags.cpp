@@ -16,6 +16,17 @@ std::string shown(int value) { return std::to_string(value); }
 template <typename E>
 requires std::is_enum_v<E> std::string shown(E value) { return std::string(to_string(value)); }
 
+// The commands that load the data (all but validate and help), so a --catalog
+// or --rules file given is always checked and --lang always applies. The
+// other sets, in the rows: --price-file prices a plan and is listed by
+// catalog show; prices takes only --format and --output besides; the
+// validate commands say one line, to --output; compare names its cards as
+// arguments and lists them all (no --gpu, --top); fit sizes the cards the
+// user has (no --max-gpus); batch lines set the workload themselves.
+constexpr Commands every_command{Command::recommend,    Command::compare, Command::fit,
+                                 Command::batch,        Command::models,  Command::catalog_list,
+                                 Command::catalog_show, Command::prices,  Command::rules_list};
+
 }  // namespace
 
 const std::vector<FlagSpec>& flag_table() {
@@ -24,7 +35,8 @@ const std::vector<FlagSpec>& flag_table() {
   static const Request d;
   static const Flags f;
   const auto days = [](double hours) { return format::number(hours / 24) + "d"; };
-  // name, field, parse, --help group, value name, help, default shown, scope, batch key, repeatable, short name
+  // name, field, parse, --help group, value name, help, default shown, scope, batch key, repeatable, short name,
+  // the commands that take it (default: recommend, compare and fit)
   static const std::vector<FlagSpec> table = {
       {"--params", &Flags::params, nullptr, "Workload", "COUNT", "Total parameters of the model: 70B, 7b, 1.5T, 405e9",
        "", FlagScope::any, "params", false, "-p"},
@@ -150,43 +162,132 @@ const std::vector<FlagSpec>& flag_table() {
        "Electricity per kWh, in --currency or with one: 0.12, 0.6cny (--mode buy; default: the region's sourced "
        "tariff)",
        "", FlagScope::any, "power_price", false},
-      {"--gpu", &Flags::gpus, values::gpu, "Selection", "ID",
-       "Only consider this card (id or alias; repeat for several)", "", FlagScope::any, "gpu", true, "-g"},
+      {"--gpu",
+       &Flags::gpus,
+       values::gpu,
+       "Selection",
+       "ID",
+       "Only consider this card (id or alias; repeat for several)",
+       "",
+       FlagScope::any,
+       "gpu",
+       true,
+       "-g",
+       {Command::recommend, Command::fit}},
       {"--count", &Flags::count, values::integer<&Request::count, max_count>, "Selection", "N",
        "Fix the number of cards instead of finding the smallest that fits", "", FlagScope::any, "count", false, "-n"},
-      {"--top", &Flags::top, values::integer<&Request::top, max_top>, "Selection", "N",
-       "List at most N recommendations", "", FlagScope::any, "top", false},
-      {"--max-gpus", &Flags::max_gpus, values::integer<&Request::max_gpus, 1'000'000>, "Selection", "N",
-       fmt::format("The largest cluster to consider (default {})", shown(d.max_gpus)), "", FlagScope::any, "max_gpus",
-       false},
-      {"--format", &Flags::format, nullptr, "Output", "FORMAT",
-       "text | json | markdown | html | csv | tsv (default: each --output file's extension, else text)", "",
-       FlagScope::any, "", false, "-f"},
-      {"--color", &Flags::color, nullptr, "Output", "WHEN",
-       "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)", f.color, FlagScope::any, "", false},
+      {"--top",
+       &Flags::top,
+       values::integer<&Request::top, max_top>,
+       "Selection",
+       "N",
+       "List at most N recommendations",
+       "",
+       FlagScope::any,
+       "top",
+       false,
+       "",
+       {Command::recommend}},
+      {"--max-gpus",
+       &Flags::max_gpus,
+       values::integer<&Request::max_gpus, 1'000'000>,
+       "Selection",
+       "N",
+       fmt::format("The largest cluster to consider (default {})", shown(d.max_gpus)),
+       "",
+       FlagScope::any,
+       "max_gpus",
+       false,
+       "",
+       {Command::recommend, Command::compare}},
+      {"--format",
+       &Flags::format,
+       nullptr,
+       "Output",
+       "FORMAT",
+       "text | json | markdown | html | csv | tsv (default: each --output file's extension, else text)",
+       "",
+       FlagScope::any,
+       "",
+       false,
+       "-f",
+       {Command::recommend, Command::compare, Command::fit, Command::batch, Command::models, Command::catalog_list,
+        Command::catalog_show, Command::prices, Command::rules_list}},
+      {"--color",
+       &Flags::color,
+       nullptr,
+       "Output",
+       "WHEN",
+       "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)",
+       f.color,
+       FlagScope::any,
+       "",
+       false,
+       "",
+       {Command::recommend, Command::compare, Command::fit, Command::models, Command::catalog_list,
+        Command::catalog_show, Command::rules_list}},
       {"--lang", &Flags::lang, nullptr, "Output", "LANG", "en | zh (default from LC_ALL / LC_MESSAGES / LANG)", "",
-       FlagScope::any, "lang", false},
-      {"--output", &Flags::outputs, nullptr, "Output", "FILE",
-       "Write the result to FILE (repeatable; atomically; a device or pipe directly; - for stdout)", "", FlagScope::any,
-       "", true, "-o"},
+       FlagScope::any, "lang", false, "", every_command},
+      {"--output",
+       &Flags::outputs,
+       nullptr,
+       "Output",
+       "FILE",
+       "Write the result to FILE (repeatable; atomically; a device or pipe directly; - for stdout)",
+       "",
+       FlagScope::any,
+       "",
+       true,
+       "-o",
+       {Command::recommend, Command::compare, Command::fit, Command::batch, Command::models, Command::catalog_list,
+        Command::catalog_show, Command::prices, Command::rules_list, Command::catalog_validate,
+        Command::rules_validate}},
       {"--prepared-for", &Flags::prepared_for, nullptr, "Output", "TEXT",
        "Markdown and HTML reports: the client the report is prepared for", "", FlagScope::any, "", false},
       {"--prepared-by", &Flags::prepared_by, nullptr, "Output", "TEXT", "Markdown and HTML reports: who prepared it",
        "", FlagScope::any, "", false},
       {"--catalog", &Flags::catalogs, nullptr, "Data", "FILE", "Add or override cards from a catalog FILE (repeatable)",
-       "", FlagScope::any, "", true},
-      {"--price-file", &Flags::price_files, nullptr, "Data", "FILE",
+       "", FlagScope::any, "", true, "", every_command},
+      {"--price-file",
+       &Flags::price_files,
+       nullptr,
+       "Data",
+       "FILE",
        "Rent prices from a SkyPilot catalog file (PROVIDER=FILE, or .../PROVIDER/vms.csv) or a CSV of your quotes "
        "(repeatable; docs/prices.md)",
-       "", FlagScope::any, "", true},
+       "",
+       FlagScope::any,
+       "",
+       true,
+       "",
+       {Command::recommend, Command::compare, Command::fit, Command::batch, Command::catalog_show}},
       {"--rules", &Flags::rules, nullptr, "Data", "FILE",
-       "Add or override scenario rules from a rules FILE (repeatable)", "", FlagScope::any, "", true},
-      {"--explain", &Flags::explain, values::explain, "Output", "",
-       "Show the rules that fired on each card and each score's parts; --explain=all adds the rules that did not", "",
-       FlagScope::any, "explain", false},
-      {"--compact", &Flags::compact, nullptr, "Output", "",
-       "JSON: one small object with the top plan's key figures (for sweeps; docs/json.md)", "", FlagScope::any,
-       "compact", false},
+       "Add or override scenario rules from a rules FILE (repeatable)", "", FlagScope::any, "", true, "",
+       every_command},
+      {"--explain",
+       &Flags::explain,
+       values::explain,
+       "Output",
+       "",
+       "Show the rules that fired on each card and each score's parts; --explain=all adds the rules that did not",
+       "",
+       FlagScope::any,
+       "explain",
+       false,
+       "",
+       {Command::recommend, Command::compare}},
+      {"--compact",
+       &Flags::compact,
+       nullptr,
+       "Output",
+       "",
+       "JSON: one small object with the top plan's key figures (for sweeps; docs/json.md)",
+       "",
+       FlagScope::any,
+       "compact",
+       false,
+       "",
+       {Command::recommend, Command::compare, Command::batch}},
   };
   return table;
 }
@@ -209,53 +310,7 @@ std::string_view command_name(Command command) {
   return "";
 }
 
-bool accepts(Command command, const FlagSpec& spec) {
-  const std::string_view name = spec.name;
-  const bool advice = command == Command::recommend || command == Command::compare || command == Command::fit;
-  const bool listing = command == Command::models || command == Command::catalog_list ||
-                       command == Command::catalog_show || command == Command::rules_list;
-  if (command == Command::catalog_validate || command == Command::rules_validate) {
-    return name == "--output";  // they check one file alone, and say so in one line
-  }
-  if (command == Command::help) {
-    return false;
-  }
-  if (name == "--catalog" || name == "--rules" || name == "--lang") {
-    return true;  // every command loads the data, so a file given is always checked
-  }
-  if (command == Command::prices) {  // checks the files it names, in any output format
-    return name == "--format" || name == "--output";
-  }
-  if (name == "--price-file") {  // what prices a plan, and what `catalog show` lists beside the catalog's quotes
-    return advice || command == Command::batch || command == Command::catalog_show;
-  }
-  if (name == "--format" || name == "--output") {
-    return true;  // batch takes JSON only, to standard output: it says so itself
-  }
-  if (name == "--color") {
-    return advice || listing;
-  }
-  if (name == "--compact") {
-    return command == Command::recommend || command == Command::compare || command == Command::batch;
-  }
-  if (name == "--explain") {
-    return command == Command::recommend || command == Command::compare;
-  }
-  if (name == "--prepared-for" || name == "--prepared-by") {
-    return advice;
-  }
-  if (name == "--gpu") {  // compare names its cards as arguments
-    return command == Command::recommend || command == Command::fit;
-  }
-  if (name == "--top") {  // compare lists every card it names
-    return command == Command::recommend;
-  }
-  if (name == "--max-gpus") {  // fit sizes the cards the user has
-    return command == Command::recommend || command == Command::compare;
-  }
-  // The workload, training, inference, cost and selection flags.
-  return advice;
-}
+bool accepts(Command command, const FlagSpec& spec) { return spec.takers.has(command); }
 
 bool given(const Flags& flags, const FlagSpec& spec) {
   struct Given {

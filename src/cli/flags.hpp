@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -123,6 +124,23 @@ enum class Command {
 // "catalog list"
 [[nodiscard]] std::string_view command_name(Command command);
 
+// A set of commands: those a flag applies to.
+class Commands {
+ public:
+  constexpr Commands(std::initializer_list<Command> commands) {
+    for (const Command command : commands) {
+      m_bits |= 1U << static_cast<unsigned>(command);
+    }
+  }
+  [[nodiscard]] constexpr bool has(Command command) const { return (m_bits >> static_cast<unsigned>(command)) & 1U; }
+
+ private:
+  unsigned m_bits = 0;
+};
+
+// The advice commands: most flags describe the workload, so they take them.
+inline constexpr Commands advice_commands{Command::recommend, Command::compare, Command::fit};
+
 // What a request is made of, for the flags whose value depends on more than
 // itself (a card id on the catalog, an amount on the currency).
 struct RequestInputs {
@@ -149,9 +167,10 @@ struct FlagSpec {
   std::string help;            // one line for --help; defaults in it come from Request{}
   std::string default_text;    // shown by --help as =VALUE; empty: none shown
   FlagScope scope = FlagScope::any;
-  std::string_view batch_key;   // the key in a batch line ("seq_len"); empty: the command line only
-  bool repeatable = false;      // --gpu A --gpu B
-  std::string_view short_name;  // "-p"; empty: none
+  std::string_view batch_key;         // the key in a batch line ("seq_len"); empty: the command line only
+  bool repeatable = false;            // --gpu A --gpu B
+  std::string_view short_name;        // "-p"; empty: none
+  Commands takers = advice_commands;  // the commands that take it (accepts())
 };
 
 [[nodiscard]] const std::vector<FlagSpec>& flag_table();
