@@ -27,6 +27,29 @@ namespace gpu_advise {
 
 // "on demand", "spot", "reserved".
 [[nodiscard]] std::string describe(PriceKind kind, Language language);
+
+// A rule's effect: "reject", "score", "note", "warning" ("淘汰", "加减分", ...).
+[[nodiscard]] std::string describe(EffectKind effect, Language language);
+// The software stack by name, as `catalog show` gives it: "CUDA", "ROCm",
+// "Gaudi software" ("Gaudi 软件栈").
+[[nodiscard]] std::string describe(SoftwareStack stack, Language language);
+
+// A catalog value as the listings (`catalog list`, `catalog show`) show it: in
+// English the catalog's own word ("case_by_case", "on_demand", "secondary",
+// "sxm", "cn"), in Chinese its meaning ("美国逐案审批出口许可", "按需", ...).
+[[nodiscard]] std::string catalog_word(AvailabilityStatus status, Language language);
+[[nodiscard]] std::string catalog_word(Stance stance, Language language);
+[[nodiscard]] std::string catalog_word(Confidence confidence, Language language);
+[[nodiscard]] std::string catalog_word(PriceKind kind, Language language);
+[[nodiscard]] std::string catalog_word(Condition condition, Language language);
+[[nodiscard]] std::string catalog_word(FormFactor form, Language language);
+[[nodiscard]] std::string catalog_word(Region region, Language language);
+
+// Text quoted from the catalog's English sources (notes, source titles, a
+// quote's provider): as is in English; in Chinese in “…”, so it reads as a
+// quotation and not as a label left untranslated. Empty stays empty.
+[[nodiscard]] std::string source_text(std::string_view text, Language language);
+
 // What a price-file plan rents: "2 x gpu_8x_h100_sxm5", or "16 GPUs rented by the GPU".
 [[nodiscard]] std::string offer_units(const RentOffer& offer, Language language);
 // "2 x gpu_8x_h100_sxm5 at lambda, us-east-1, $47.84/hour, on demand; lambda/vms.csv:7, dated 2026-12-01".

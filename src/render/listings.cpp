@@ -57,8 +57,8 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l, const T
          g.interconnect.domain_size > 1
              ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s), g.interconnect.domain_size)
              : say(l, Phrase::list_pcie_only),
-         g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? std::string(to_string(cn->status)) : "?",
-         rent ? fmt::format("{:.2f}", rent->typical) : "-", std::string(to_string(g.confidence))});
+         g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? catalog_word(cn->status, l) : "?",
+         rent ? fmt::format("{:.2f}", rent->typical) : "-", catalog_word(g.confidence, l)});
   }
   return render::wrap_lines(
              say(l, Phrase::list_catalog_intro, catalog.size(), catalog.info().version, catalog.info().updated),
@@ -70,7 +70,7 @@ std::string render_rules_text(const RuleSet& rules, Language l, const TextStyle&
   std::string out = say(l, Phrase::list_rules_intro, rules.rules().size());
   for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
     const auto w = rules.weights(tier);
-    out += fmt::format(" {} {:g}/{:g}/{:g}/{:g};", to_string(tier), w.cost, w.speed, w.headroom, w.risk);
+    out += say(l, Phrase::list_rules_profile, describe(tier, l), w.cost, w.speed, w.headroom, w.risk);
   }
   out = render::wrap_lines(out, width_of(style), "  ") + "\n\n";
   Table table = listing_table({{"ID", 9, Align::left, Overflow::keep},
@@ -79,7 +79,7 @@ std::string render_rules_text(const RuleSet& rules, Language l, const TextStyle&
                                {say(l, Phrase::list_origin), 1, Align::left, Overflow::stack, true}},
                               l);
   for (const auto& rule : rules.rules()) {
-    table.add_row({rule.id, std::string(to_string(rule.effect)),
+    table.add_row({rule.id, describe(rule.effect, l),
                    rule.points == 0 ? std::string("") : fmt::format("{:+g}", rule.points), rule.origin});
   }
   return out + table.to_string("", width_of(style));
@@ -110,169 +110,243 @@ std::string render_models_text(const ModelCatalog& models, Language l, const Tex
          table.to_string("", width_of(style));
 }
 
-std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l, const TextStyle& style,
-                            const std::vector<PriceQuote>& imported) {
-  const std::size_t width = width_of(style);
+namespace {
+
+// `catalog show`, a section at a time: lines wrapped to the width, fields as
+// "  label                  value  [confidence]".
+struct CardText {
+  const GpuSpec& g;
+  Language l;
+  std::size_t width;
   std::string out;
+
   // A line wrapped to the width, its continuation lines starting with `hang`.
-  auto line = [&](const std::string& text, std::size_t hang) {
+  void line(const std::string& text, std::size_t hang) {
     out += render::wrap_lines(text, width, std::string(hang, ' ')) + "\n";
-  };
-  // A field's value continues under the value (under the label when the width is small).
-  const std::size_t value_column = width == 0 || width >= 60 ? 25 : 4;
-  auto field = [&](std::string_view label, const std::string& value, std::string_view key_path = {}) {
+  }
+  // A field's value continues under the value (under the label when the width
+  // is small); a figure less sure than the card as a whole says so.
+  void field(std::string_view label, const std::string& value, std::string_view key_path = {}) {
+    const std::size_t value_column = width == 0 || width >= 60 ? 25 : 4;
     std::string confidence;
     if (!key_path.empty() && g.confidence_of(key_path) != g.confidence) {
-      confidence = fmt::format("  [{}]", to_string(g.confidence_of(key_path)));
+      confidence = "  " + say(l, Phrase::list_field_confidence, catalog_word(g.confidence_of(key_path), l));
     }
     line(fmt::format("  {:<22} {}{}", label, value, confidence), value_column);
-  };
-  auto optional_number = [](const std::optional<double>& v, std::string_view unit) {
-    return v ? fmt::format("{} {}", format::number(*v), unit) : std::string("not supported / not published");
-  };
-  line(fmt::format("{} ({})", g.name, g.id), 2);
-  field(say(l, Phrase::list_vendor), std::string(display_name(g.vendor)));
-  field(say(l, Phrase::list_architecture),
-        fmt::format("{}{}", display_name(g.architecture), g.chip.empty() ? "" : " (" + g.chip + ")"));
-  field(say(l, Phrase::list_release_year), std::to_string(g.release_year), "release_year");
+  }
+  void heading(Phrase title) { out += say(l, title); }
+};
+
+void card_identity(CardText& c) {
+  const GpuSpec& g = c.g;
+  const Language l = c.l;
+  c.line(fmt::format("{} ({})", g.name, g.id), 2);
+  c.field(say(l, Phrase::list_vendor), std::string(display_name(g.vendor)));
+  const std::string architecture(display_name(g.architecture));
+  c.field(say(l, Phrase::list_architecture),
+          g.chip.empty() ? architecture : say(l, Phrase::list_parenthesis, architecture, source_text(g.chip, l)));
+  c.field(say(l, Phrase::list_release_year), std::to_string(g.release_year), "release_year");
   if (!g.launched.empty()) {
-    field(say(l, Phrase::list_launched), g.launched, "launched");
+    c.field(say(l, Phrase::list_launched), g.launched, "launched");
   }
-  field(say(l, Phrase::list_form_factor), std::string(to_string(g.form_factor)));
+  c.field(say(l, Phrase::list_form_factor), catalog_word(g.form_factor, l));
   if (!g.aliases.empty()) {
-    field(say(l, Phrase::list_aliases), text::join(g.aliases, ", "));
+    c.field(say(l, Phrase::list_aliases), text::join(g.aliases, say(l, Phrase::list_item_separator)));
   }
-  out += say(l, Phrase::list_memory_section);
-  field(say(l, Phrase::list_size_label), fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
-        "memory.size_gb");
-  field(say(l, Phrase::list_usable_capacity),
-        fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
-        "memory.capacity_gib");
-  field(say(l, Phrase::list_bandwidth), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)),
-        "memory.bandwidth_gb_per_s");
-  out += say(l, Phrase::list_dense_compute_no_sparsity);
-  field("FP64", optional_number(g.compute.fp64_tflops, "TFLOPS"), "compute.fp64_tflops");
-  field("TF32", optional_number(g.compute.tf32_tflops, "TFLOPS"), "compute.tf32_tflops");
-  field("BF16",
-        optional_number(g.compute.has_bf16 ? std::optional<double>(g.compute.bf16_tflops) : std::nullopt, "TFLOPS"),
-        "compute.bf16_tflops");
-  field("FP16", optional_number(g.compute.fp16_tflops, "TFLOPS"), "compute.fp16_tflops");
-  field("FP8", optional_number(g.compute.fp8_tflops, "TFLOPS"), "compute.fp8_tflops");
-  field("FP4", optional_number(g.compute.fp4_tflops, "TFLOPS"), "compute.fp4_tflops");
-  field("INT8", optional_number(g.compute.int8_tops, "TOPS"), "compute.int8_tops");
-  out += say(l, Phrase::list_scale_up_section);
-  field(say(l, Phrase::list_interconnect), g.interconnect.name, "interconnect.name");
-  field(say(l, Phrase::list_bandwidth_per_gpu),
-        fmt::format("{} GB/s (bidirectional)", format::number(g.interconnect.bandwidth_gb_per_s)),
-        "interconnect.bandwidth_gb_per_s");
-  field(say(l, Phrase::list_domain), fmt::format("{} GPUs", g.interconnect.domain_size), "interconnect.domain_size");
-  field("PCIe", g.pcie_gen ? fmt::format("Gen{}", *g.pcie_gen) : "n/a", "pcie_gen");
-  field("TDP", g.tdp_w ? fmt::format("{} W", format::number(*g.tdp_w)) : "not published", "tdp_w");
-  field(say(l, Phrase::list_software), std::string(display_name(g.software)));
-  out += say(l, Phrase::list_node) + "\n";
-  field(say(l, Phrase::list_gpus_per_node), std::to_string(g.node.gpus_per_node), "node.gpus_per_node");
-  field(say(l, Phrase::list_scale_out),
-        g.node.scale_out_gbps_per_gpu > 0
-            ? fmt::format("{} Gb/s, {}", format::number(g.node.scale_out_gbps_per_gpu), g.node.scale_out_fabric)
-            : std::string("not given"),
-        "node.scale_out_gbps_per_gpu");
+}
+
+void card_memory(CardText& c) {
+  const GpuSpec& g = c.g;
+  const Language l = c.l;
+  c.heading(Phrase::list_memory_section);
+  c.field(say(l, Phrase::list_size_label), fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
+          "memory.size_gb");
+  c.field(say(l, Phrase::list_usable_capacity),
+          fmt::format("{} GiB ({:.1f} GB)", format::number(g.memory.capacity_gib), g.capacity_gb()),
+          "memory.capacity_gib");
+  c.field(say(l, Phrase::list_bandwidth), fmt::format("{} GB/s", format::number(g.memory.bandwidth_gb_per_s)),
+          "memory.bandwidth_gb_per_s");
+}
+
+void card_compute(CardText& c) {
+  const GpuSpec& g = c.g;
+  auto optional_number = [&](const std::optional<double>& v, std::string_view unit) {
+    return v ? fmt::format("{} {}", format::number(*v), unit) : say(c.l, Phrase::list_not_supported);
+  };
+  c.heading(Phrase::list_dense_compute_no_sparsity);
+  c.field("FP64", optional_number(g.compute.fp64_tflops, "TFLOPS"), "compute.fp64_tflops");
+  c.field("TF32", optional_number(g.compute.tf32_tflops, "TFLOPS"), "compute.tf32_tflops");
+  c.field("BF16",
+          optional_number(g.compute.has_bf16 ? std::optional<double>(g.compute.bf16_tflops) : std::nullopt, "TFLOPS"),
+          "compute.bf16_tflops");
+  c.field("FP16", optional_number(g.compute.fp16_tflops, "TFLOPS"), "compute.fp16_tflops");
+  c.field("FP8", optional_number(g.compute.fp8_tflops, "TFLOPS"), "compute.fp8_tflops");
+  c.field("FP4", optional_number(g.compute.fp4_tflops, "TFLOPS"), "compute.fp4_tflops");
+  c.field("INT8", optional_number(g.compute.int8_tops, "TOPS"), "compute.int8_tops");
+}
+
+void card_scale_up(CardText& c) {
+  const GpuSpec& g = c.g;
+  const Language l = c.l;
+  c.heading(Phrase::list_scale_up_section);
+  c.field(say(l, Phrase::list_interconnect), source_text(g.interconnect.name, l), "interconnect.name");
+  c.field(say(l, Phrase::list_bandwidth_per_gpu),
+          say(l, Phrase::list_bidirectional, format::number(g.interconnect.bandwidth_gb_per_s)),
+          "interconnect.bandwidth_gb_per_s");
+  c.field(say(l, Phrase::list_domain), say(l, Phrase::list_gpus, g.interconnect.domain_size),
+          "interconnect.domain_size");
+  c.field("PCIe", g.pcie_gen ? fmt::format("Gen{}", *g.pcie_gen) : say(l, Phrase::value_not_applicable), "pcie_gen");
+  c.field("TDP", g.tdp_w ? fmt::format("{} W", format::number(*g.tdp_w)) : say(l, Phrase::list_not_published), "tdp_w");
+  c.field(say(l, Phrase::list_software), describe(g.software, l));
+}
+
+void card_node(CardText& c) {
+  const GpuSpec& g = c.g;
+  const Language l = c.l;
+  c.out += say(l, Phrase::list_node) + "\n";
+  c.field(say(l, Phrase::list_gpus_per_node), std::to_string(g.node.gpus_per_node), "node.gpus_per_node");
+  c.field(say(l, Phrase::list_scale_out),
+          g.node.scale_out_gbps_per_gpu > 0
+              ? say(l, Phrase::list_scale_out_value, format::number(g.node.scale_out_gbps_per_gpu),
+                    source_text(g.node.scale_out_fabric, l))
+              : say(l, Phrase::list_not_given),
+          "node.scale_out_gbps_per_gpu");
   std::vector<std::string> shapes;
   for (const int shape : g.node.rent_shapes) {
     shapes.push_back(std::to_string(shape));
   }
-  field(say(l, Phrase::list_rent_shapes), shapes.empty() ? std::string("-") : text::join(shapes, ", ") + " GPUs",
-        "node.rent_shapes");
-  out += say(l, Phrase::list_availability);
-  for (const auto& [region, a] : g.availability) {
-    std::string value(to_string(a.status));
-    if (!a.since.empty()) {
-      value += fmt::format(" since {}", a.since);
-    }
-    value += fmt::format(" (verified {})", a.verified);
-    if (!a.note.empty()) {
-      value += ": " + a.note;
-    }
-    field(to_string(region), value, fmt::format("availability.{}", to_string(region)));
-    std::vector<std::string> facts;
-    if (a.new_supply == Supply::discontinued) {
-      facts.push_back(a.new_supply_since.empty() ? std::string("discontinued")
-                                                 : fmt::format("discontinued since {}", a.new_supply_since));
-    }
-    if (!a.banned_since.empty()) {
-      facts.push_back(fmt::format("exports banned from {}", a.banned_since));
-    }
-    if (!a.licensed_shipments_since.empty()) {
-      facts.push_back(fmt::format("licensed shipments since {}", a.licensed_shipments_since));
-    }
-    facts.push_back(g.legal_stock_in(region) ? "legal stock: yes" : "legal stock: no");
-    if (a.importer) {
-      facts.push_back(fmt::format("importer {} (verified {}): {}", to_string(a.importer->stance), a.importer->verified,
-                                  a.importer->note));
-    }
-    field("", text::join(facts, "; "));
+  c.field(say(l, Phrase::list_rent_shapes),
+          shapes.empty() ? std::string("-")
+                         : say(l, Phrase::list_gpus, text::join(shapes, say(l, Phrase::list_item_separator))),
+          "node.rent_shapes");
+}
+
+// One region: its status, dates and note, then the facts the rules use.
+void card_availability(CardText& c, Region region, const Availability& a) {
+  const Language l = c.l;
+  std::string value = catalog_word(a.status, l);
+  if (!a.since.empty()) {
+    value += say(l, Phrase::list_since, a.since);
   }
-  auto quotes = [&](std::string_view title, const std::vector<PriceQuote>& list, bool purchase) {
-    if (list.empty()) {
-      field(title, "no sourced quote");
-      return;
-    }
-    for (const Region region : {Region::global, Region::cn}) {
-      const auto range = price_range(list, region);
-      if (range) {
-        // Chinese prices in CNY at the catalog's rate, the rest in USD.
-        const format::MoneyUnit unit = region == Region::cn && rate.cny_per_usd > 0
-                                           ? format::MoneyUnit{Currency::cny, rate.cny_per_usd}
-                                           : format::MoneyUnit{};
-        field(fmt::format("{} ({})", title, to_string(region)),
-              fmt::format("{} typical ({} to {})", format::money(range->typical, unit), format::money(range->low, unit),
-                          format::money(range->high, unit)));
-      }
-    }
-    for (const auto& q : list) {
-      const std::string amount = format::quoted_amount(q);
-      line(fmt::format("    {} {}{}, {} ({}; {})", amount,
-                       purchase ? std::string(to_string(q.condition)) : std::string(to_string(q.kind)),
-                       q.region == Region::global ? "" : fmt::format(" [{}]", to_string(q.region)), q.provider, q.date,
-                       q.source),
-           6);
-    }
-  };
-  out += say(l, Phrase::list_prices_indicative);
-  quotes("rent per GPU-hour", g.rent_usd_per_gpu_hour, false);
-  quotes("purchase per card", g.purchase_usd_per_card, true);
-  if (!imported.empty()) {  // cheapest first: what a plan would be rented as
-    out += "  " + say(l, Phrase::list_prices_from_files, imported.size()) + "\n";
-    std::vector<const PriceQuote*> sorted;
-    sorted.reserve(imported.size());
-    for (const auto& q : imported) {
-      sorted.push_back(&q);
-    }
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const PriceQuote* a, const PriceQuote* b) { return a->low_usd < b->low_usd; });
-    const std::size_t shown = std::min<std::size_t>(sorted.size(), max_listed_imported_quotes);
-    for (std::size_t k = 0; k < shown; ++k) {
-      const PriceQuote& q = *sorted[k];
-      const std::string shape = q.gpus_per_instance > 0
-                                    ? say(l, Phrase::list_imported_shape, q.instance_type, q.gpus_per_instance)
-                                    : say(l, Phrase::list_imported_per_gpu);
-      line("    " + say(l, Phrase::list_imported_quote, format::quoted_amount(q), describe(q.kind, l),
-                        q.region == Region::global ? "" : fmt::format(" [{}]", to_string(q.region)), q.provider,
-                        q.location, shape, q.date, q.origin),
-           6);
-    }
-    if (sorted.size() > shown) {
-      line("    " + say(l, Phrase::list_imported_more, sorted.size() - shown), 6);
+  value += say(l, Phrase::list_verified, a.verified);
+  if (!a.note.empty()) {
+    value += say(l, Phrase::reason_colon) + source_text(a.note, l);
+  }
+  c.field(catalog_word(region, l), value, fmt::format("availability.{}", to_string(region)));
+  std::vector<std::string> facts;
+  if (a.new_supply == Supply::discontinued) {
+    facts.push_back(a.new_supply_since.empty() ? say(l, Phrase::list_discontinued)
+                                               : say(l, Phrase::list_discontinued_since, a.new_supply_since));
+  }
+  if (!a.banned_since.empty()) {
+    facts.push_back(say(l, Phrase::list_exports_banned, a.banned_since));
+  }
+  if (!a.licensed_shipments_since.empty()) {
+    facts.push_back(say(l, Phrase::list_licensed_shipments, a.licensed_shipments_since));
+  }
+  facts.push_back(
+      say(l, Phrase::list_legal_stock, say(l, c.g.legal_stock_in(region) ? Phrase::value_yes : Phrase::value_no)));
+  if (a.importer) {
+    facts.push_back(say(l, Phrase::list_importer, catalog_word(a.importer->stance, l), a.importer->verified,
+                        source_text(a.importer->note, l)));
+  }
+  c.field("", text::join(facts, say(l, Phrase::reason_separator)));
+}
+
+// " [cn]" after a quote outside the global market; nothing for a global one.
+std::string region_tag(Region region, Language l) {
+  return region == Region::global ? std::string() : say(l, Phrase::list_region_tag, catalog_word(region, l));
+}
+
+// The catalog's quotes of one kind: the range per market (Chinese prices in
+// CNY at the catalog's rate, the rest in USD), then each quote with its source.
+void card_quotes(CardText& c, const ExchangeRate& rate, Phrase title_phrase, const std::vector<PriceQuote>& list,
+                 bool purchase) {
+  const Language l = c.l;
+  const std::string title = say(l, title_phrase);
+  if (list.empty()) {
+    c.field(title, say(l, Phrase::list_no_sourced_quote));
+    return;
+  }
+  for (const Region region : {Region::global, Region::cn}) {
+    if (const auto range = price_range(list, region)) {
+      const format::MoneyUnit unit = region == Region::cn && rate.cny_per_usd > 0
+                                         ? format::MoneyUnit{Currency::cny, rate.cny_per_usd}
+                                         : format::MoneyUnit{};
+      c.field(say(l, Phrase::list_parenthesis, title, catalog_word(region, l)),
+              say(l, Phrase::list_typical_range, format::money(range->typical, unit), format::money(range->low, unit),
+                  format::money(range->high, unit)));
     }
   }
-  line(fmt::format("{}: {}", say(l, Phrase::list_confidence_field), to_string(g.confidence)), 2);
-  out += say(l, Phrase::list_sources);
+  for (const auto& q : list) {
+    c.line("    " + say(l, Phrase::list_quote, format::quoted_amount(q),
+                        purchase ? catalog_word(q.condition, l) : catalog_word(q.kind, l), region_tag(q.region, l),
+                        source_text(q.provider, l), q.date, source_text(q.source, l)),
+           6);
+  }
+}
+
+// The price files' quotes for the card, cheapest first: what a plan would be rented as.
+void card_imported_quotes(CardText& c, const std::vector<PriceQuote>& imported) {
+  const Language l = c.l;
+  c.out += "  " + say(l, Phrase::list_prices_from_files, imported.size()) + "\n";
+  std::vector<const PriceQuote*> sorted;
+  sorted.reserve(imported.size());
+  for (const auto& q : imported) {
+    sorted.push_back(&q);
+  }
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const PriceQuote* a, const PriceQuote* b) { return a->low_usd < b->low_usd; });
+  const std::size_t shown = std::min<std::size_t>(sorted.size(), max_listed_imported_quotes);
+  for (std::size_t k = 0; k < shown; ++k) {
+    const PriceQuote& q = *sorted[k];
+    const std::string shape = q.gpus_per_instance > 0
+                                  ? say(l, Phrase::list_imported_shape, q.instance_type, q.gpus_per_instance)
+                                  : say(l, Phrase::list_imported_per_gpu);
+    c.line("    " + say(l, Phrase::list_imported_quote, format::quoted_amount(q), describe(q.kind, l),
+                        region_tag(q.region, l), q.provider, q.location, shape, q.date, q.origin),
+           6);
+  }
+  if (sorted.size() > shown) {
+    c.line("    " + say(l, Phrase::list_imported_more, sorted.size() - shown), 6);
+  }
+}
+
+void card_sources(CardText& c) {
+  const GpuSpec& g = c.g;
+  const Language l = c.l;
+  c.line(say(l, Phrase::explain_label_text, say(l, Phrase::list_confidence_field), catalog_word(g.confidence, l)), 2);
+  c.heading(Phrase::list_sources);
   for (const auto& s : g.sources) {
-    line(fmt::format("  - {}", s), 4);
+    c.line("  - " + source_text(s, l), 4);
   }
   if (!g.notes.empty()) {
-    line(fmt::format("{}: {}", say(l, Phrase::list_notes), g.notes), 2);
+    c.line(say(l, Phrase::explain_label_text, say(l, Phrase::list_notes), source_text(g.notes, l)), 2);
   }
-  return out;
+}
+
+}  // namespace
+
+std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l, const TextStyle& style,
+                            const std::vector<PriceQuote>& imported) {
+  CardText c{g, l, width_of(style), {}};
+  card_identity(c);
+  card_memory(c);
+  card_compute(c);
+  card_scale_up(c);
+  card_node(c);
+  c.heading(Phrase::list_availability);
+  for (const auto& [region, a] : g.availability) {
+    card_availability(c, region, a);
+  }
+  c.heading(Phrase::list_prices_indicative);
+  card_quotes(c, rate, Phrase::list_rent_per_gpu_hour, g.rent_usd_per_gpu_hour, false);
+  card_quotes(c, rate, Phrase::list_purchase_per_card, g.purchase_usd_per_card, true);
+  if (!imported.empty()) {
+    card_imported_quotes(c, imported);
+  }
+  card_sources(c);
+  return c.out;
 }
 
 }  // namespace gpu_advise

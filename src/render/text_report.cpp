@@ -157,16 +157,6 @@ std::string bullet(const std::string& text, std::size_t width, const std::string
   return out;
 }
 
-std::string effect_word(EffectKind effect, Language l) {
-  switch (effect) {
-    case EffectKind::reject: return say(l, Phrase::effect_reject);
-    case EffectKind::score: return say(l, Phrase::effect_score);
-    case EffectKind::note: return say(l, Phrase::effect_note);
-    case EffectKind::warning: return say(l, Phrase::effect_warning);
-  }
-  return {};
-}
-
 // What a card's --explain lines need not repeat: said above already.
 enum class Said { nothing, rejections, everything };
 
@@ -179,7 +169,7 @@ std::string explain_findings(const std::vector<Finding>& findings, Said said, bo
   std::string out;
   for (const auto& f : findings) {
     if (f.fired) {
-      std::string label = fmt::format("{} {} {}", fired, f.rule_id, effect_word(f.effect, l));
+      std::string label = fmt::format("{} {} {}", fired, f.rule_id, describe(f.effect, l));
       if (f.points != 0) {
         label += fmt::format(" {:+g}", f.points);
       }

@@ -431,6 +431,93 @@ std::string describe(PriceKind kind, Language language) {
   return {};
 }
 
+std::string describe(EffectKind effect, Language language) {
+  switch (effect) {
+    case EffectKind::reject: return say(language, Phrase::effect_reject);
+    case EffectKind::score: return say(language, Phrase::effect_score);
+    case EffectKind::note: return say(language, Phrase::effect_note);
+    case EffectKind::warning: return say(language, Phrase::effect_warning);
+  }
+  return {};
+}
+
+std::string describe(SoftwareStack stack, Language language) {
+  switch (stack) {
+    case SoftwareStack::gaudi: return say(language, Phrase::value_software_gaudi);
+    case SoftwareStack::xpu: return say(language, Phrase::value_software_xpu);
+    case SoftwareStack::cuda:
+    case SoftwareStack::rocm:
+    case SoftwareStack::cann:
+    case SoftwareStack::neuware:
+    case SoftwareStack::dtk: break;
+  }
+  return std::string(display_name(stack));  // a product's name: "CUDA", "ROCm", "Hygon DTK"
+}
+
+std::string catalog_word(AvailabilityStatus status, Language language) {
+  switch (status) {
+    case AvailabilityStatus::available: return say(language, Phrase::value_available);
+    case AvailabilityStatus::licence_required: return say(language, Phrase::value_licence_required);
+    case AvailabilityStatus::case_by_case: return say(language, Phrase::value_case_by_case);
+    case AvailabilityStatus::restricted: return say(language, Phrase::value_restricted);
+    case AvailabilityStatus::banned: return say(language, Phrase::value_banned);
+    case AvailabilityStatus::not_offered: return say(language, Phrase::value_not_offered);
+  }
+  return {};
+}
+
+std::string catalog_word(Stance stance, Language language) {
+  switch (stance) {
+    case Stance::encouraged: return say(language, Phrase::value_stance_encouraged);
+    case Stance::neutral: return say(language, Phrase::value_stance_neutral);
+    case Stance::discouraged: return say(language, Phrase::value_stance_discouraged);
+    case Stance::blocked: return say(language, Phrase::value_stance_blocked);
+  }
+  return {};
+}
+
+std::string catalog_word(Confidence confidence, Language language) {
+  switch (confidence) {
+    case Confidence::datasheet: return say(language, Phrase::value_confidence_datasheet);
+    case Confidence::secondary: return say(language, Phrase::value_confidence_secondary);
+    case Confidence::estimate: return say(language, Phrase::value_confidence_estimate);
+  }
+  return {};
+}
+
+std::string catalog_word(PriceKind kind, Language language) {
+  switch (kind) {
+    case PriceKind::on_demand: return say(language, Phrase::value_kind_on_demand);
+    case PriceKind::spot: return say(language, Phrase::value_kind_spot);
+    case PriceKind::reserved: return say(language, Phrase::value_kind_reserved);
+    case PriceKind::serverless: return say(language, Phrase::value_kind_serverless);
+    case PriceKind::market_range: return say(language, Phrase::value_kind_market_range);
+  }
+  return {};
+}
+
+std::string catalog_word(Condition condition, Language language) {
+  return say(language, condition == Condition::used ? Phrase::condition_used_word : Phrase::condition_new_word);
+}
+
+std::string catalog_word(FormFactor form, Language language) {
+  switch (form) {
+    case FormFactor::sxm: return say(language, Phrase::value_form_sxm);
+    case FormFactor::pcie: return say(language, Phrase::value_form_pcie);
+    case FormFactor::oam: return say(language, Phrase::value_form_oam);
+    case FormFactor::module: return say(language, Phrase::value_form_module);
+  }
+  return {};
+}
+
+std::string catalog_word(Region region, Language language) {
+  return say(language, region == Region::cn ? Phrase::value_region_cn : Phrase::value_region_global);
+}
+
+std::string source_text(std::string_view text, Language language) {
+  return text.empty() ? std::string() : say(language, Phrase::list_source_text, text);
+}
+
 std::string offer_units(const RentOffer& offer, Language language) {
   return offer.gpus_per_instance > 0 ? say(language, Phrase::offer_instances, offer.instances, offer.instance_type)
                                      : say(language, Phrase::offer_gpus, offer.paid_gpus);
