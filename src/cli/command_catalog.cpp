@@ -34,7 +34,7 @@ int run_catalog_show(const Session& session) {
 int run_catalog_validate(const Flags& flags, const Output& output) {
   const Catalog base = load_embedded_catalog();
   const Catalog checked = load_catalog_file(flags.validate_file, CatalogRole::overlay, &base);
-  const std::string verdict = fmt::format("{}: ok, {} cards\n", text::printable(flags.validate_file), checked.size());
+  std::string verdict = fmt::format("{}: ok, {} cards\n", text::printable(flags.validate_file), checked.size());
   output.write([&](OutputFormat, const TextStyle&) { return verdict; });
   return static_cast<int>(ExitCode::ok);
 }

@@ -17,7 +17,7 @@ int run_rules_list(const Session& session) {
 int run_rules_validate(const Flags& flags, const Output& output) {
   const RuleSet checked =
       parse_rules(read_data_file(flags.rules_validate_file), flags.rules_validate_file, RulesRole::overlay);
-  const std::string verdict =
+  std::string verdict =
       fmt::format("{}: ok, {} rules\n", text::printable(flags.rules_validate_file), checked.rules().size());
   output.write([&](OutputFormat, const TextStyle&) { return verdict; });
   return static_cast<int>(ExitCode::ok);
