@@ -3,9 +3,17 @@
 # the file and line, so "CLI11 only in cli/" is a rule the build keeps.
 #
 #   core, render   no <CLI/...>, no <nlohmann/...>
-#   render         nothing from the advise stage (gpu_advise/advisor.hpp)
+#   render         nothing from the advise stage (gpu_advise/advisor.hpp,
+#                  fit.hpp, scoring.hpp): the renderers, src/render/ in the
+#                  render and json libraries, read fit's report from
+#                  fit_report.hpp
 #   all but cli    no <CLI/...>
+#
+# gpu_advise_forbid(target pattern why [folder]): the first line of the
+# target's sources (those under `folder` of the project, when given) that
+# matches `pattern` stops the configure.
 function(gpu_advise_forbid target pattern why)
+  set(folder "${ARGV3}")
   get_target_property(sources ${target} SOURCES)
   foreach(source IN LISTS sources)
     if(source MATCHES "^\\$<" OR NOT source MATCHES "\\.(cpp|hpp)$")
@@ -16,6 +24,9 @@ function(gpu_advise_forbid target pattern why)
     endif()
     if(source MATCHES "^${PROJECT_BINARY_DIR}/")
       continue()  # generated at build time by our own tools (embedded data, compiled catalog)
+    endif()
+    if(folder AND NOT source MATCHES "^${PROJECT_SOURCE_DIR}/${folder}/")
+      continue()
     endif()
     file(STRINGS "${source}" lines REGEX "${pattern}")
     if(lines)
@@ -32,6 +43,9 @@ function(gpu_advise_check_layers)
   foreach(target gpu_advise_core_objects gpu_advise_core gpu_advise_render)
     gpu_advise_forbid(${target} "^#include <nlohmann/" "nlohmann-json is for the json layer and src/cli/ only")
   endforeach()
-  gpu_advise_forbid(gpu_advise_render "^#include \"gpu_advise/advisor.hpp\""
-                    "renderers take facts from the Report and words from words.hpp, not the advise stage")
+  set(advise_stage "^#include \"gpu_advise/(advisor|fit|scoring)\\.hpp\"")
+  string(CONCAT why "renderers take facts from the Report (fit's from fit_report.hpp) and words from words.hpp, "
+                    "not the advise stage")
+  gpu_advise_forbid(gpu_advise_render "${advise_stage}" "${why}")
+  gpu_advise_forbid(gpu_advise_json "${advise_stage}" "${why}" src/render)
 endfunction()

@@ -13,7 +13,7 @@
 
 namespace gpu_advise {
 
-struct FitReport;  // fit.hpp
+struct FitReport;  // fit_report.hpp
 
 enum class OutputFormat { text, json, markdown, html, csv, tsv };
 [[nodiscard]] std::span<const EnumName<OutputFormat>> names(OutputFormat);

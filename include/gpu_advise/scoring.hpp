@@ -1,7 +1,9 @@
 // Turning estimates into a ranking: a transparent score from cost, speed and
-// memory headroom, weighted by the budget tier, and a total order.
+// memory headroom, weighted by the budget tier, a total order, and the two
+// documented hand-overs of the lead (docs/methodology.md §7).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "gpu_advise/report.hpp"
@@ -22,5 +24,20 @@ namespace gpu_advise {
 // and id, and numbers the ranks.
 void score_and_rank(std::vector<Recommendation>& options, const ScoreWeights& weights, CostMode mode,
                     bool sized_to_deadline = false);
+
+// What ranking decided beside the order (the Report's fields of these names).
+struct Ranking {
+  std::optional<Report::Displaced> displaced_tight;      // a tight Best that handed over the lead
+  std::optional<Report::Displaced> displaced_oversized;  // an oversized Best that handed over the lead
+  std::optional<Report::CheaperBelow> cheaper_below;     // low budget: the cheapest plan, ranked below the Best
+};
+
+// The ranking policy: score_and_rank()'s total order (on GPU-hours when
+// every plan is sized to the request's deadline), then two overrides: a Best
+// with under 5% headroom hands the lead to a roomier plan within 10% of its
+// cost, and one over 75% idle to a right-sized plan that costs less and takes
+// at most 1.5 times as long. On the low budget, the cheapest priced plan when
+// it ranks below the Best.
+[[nodiscard]] Ranking rank(std::vector<Recommendation>& options, const Request& request, const ScoreWeights& weights);
 
 }  // namespace gpu_advise

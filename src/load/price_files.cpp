@@ -4,6 +4,7 @@
 #include "gpu_advise/prices.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -186,11 +187,13 @@ class Collector {
 
 // ------------------------------------------------------------ the header
 
-// Column name -> index; a repeated name is reported. Names compare as given
+// Column name -> index.
+using Columns = std::map<std::string, std::size_t, std::less<>>;
+
+// A header's columns; a repeated name is reported. Names compare as given
 // (SkyPilot's) or lower-cased (a quotes file's).
-std::map<std::string, std::size_t, std::less<>> columns_of(const csv::Record& header, bool fold_case,
-                                                           Problems& problems) {
-  std::map<std::string, std::size_t, std::less<>> out;
+Columns columns_of(const csv::Record& header, bool fold_case, Problems& problems) {
+  Columns out;
   for (std::size_t i = 0; i < header.fields.size(); ++i) {
     const auto& field = header.fields[i];
     std::string name(text::trim(field.value));
@@ -215,8 +218,10 @@ constexpr std::string_view quotes_optional[] = {"instance_type", "gpus_per_insta
 // One record's values by column.
 class Row {
  public:
-  Row(const csv::Record& record, const std::map<std::string, std::size_t, std::less<>>& columns)
-      : m_record(record), m_columns(columns) {}
+  Row(const csv::Record& record, const Columns& columns) : m_record(record), m_columns(columns) {}
+
+  // The record's line in the file.
+  [[nodiscard]] int line() const { return m_record.line; }
 
   // The field under `column`, or nullptr when the file has no such column.
   [[nodiscard]] const csv::Field* field(std::string_view column) const {
@@ -235,7 +240,7 @@ class Row {
 
  private:
   const csv::Record& m_record;
-  const std::map<std::string, std::size_t, std::less<>>& m_columns;
+  const Columns& m_columns;
 };
 
 // Reports a text value that would not print as it is; true when it is clean.
@@ -257,6 +262,24 @@ bool width_matches(Problems& problems, const csv::Record& record, std::size_t wi
   problems.add(record.line, 0, "",
                fmt::format("the row has {} values but the header row names {} columns", record.fields.size(), width));
   return false;
+}
+
+// Reads the records after the header, each one a row of the file's summary:
+// a record as wide as the header goes to `read` with the summary, one of
+// another width is reported and skipped (and a malformed one, by Rows).
+template <class Read>
+void for_each_row(csv::Reader& reader, const csv::Record& header, const Columns& columns, Collector& collector,
+                  Problems& problems, Read read) {
+  Rows rows(reader, problems);
+  csv::Record record;
+  while (rows.next(record)) {
+    auto& sum = collector.summary();
+    ++sum.rows;
+    if (!width_matches(problems, record, header.fields.size())) {
+      continue;
+    }
+    read(Row(record, columns), sum);
+  }
 }
 
 // A file read to its end: its quotes and summary, or every problem found.
@@ -283,10 +306,10 @@ std::string provider_of(const PriceFileArg& arg) {
   return named ? folder : std::string();
 }
 
-PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const PriceFileArg& arg, std::string_view date,
-                         const Catalog& catalog, Problems& problems) {
-  const auto columns = columns_of(header, false, problems);
-  const std::string file = text::printable(arg.file);
+// A SkyPilot file's summary before its rows: its provider (given, or the
+// folder's name) and date; no provider is a problem that stops the file.
+PriceFileSummary skypilot_summary(const PriceFileArg& arg, const std::string& file, std::string_view date,
+                                  Problems& problems) {
   PriceFileSummary summary;
   summary.file = file;
   summary.format = PriceFileFormat::skypilot;
@@ -298,42 +321,108 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
                  "(.../lambda/vms.csv); give it as PROVIDER=FILE, e.g. --price-file lambda=vms.csv");
   }
   problems.throw_if_any();
-  Collector collector(std::move(summary));
-  std::map<std::string, const GpuSpec*, std::less<>> mappings;
-  Rows rows(reader, problems);
-  csv::Record record;
-  while (rows.next(record)) {
-    auto& sum = collector.summary();
-    ++sum.rows;
-    if (!width_matches(problems, record, header.fields.size())) {
+  return summary;
+}
+
+// A row's GPUs per instance: a whole number from 1 to the limit; a share of
+// one GPU is counted and skipped, anything else reported; nullopt for both.
+std::optional<int> skypilot_gpus(const Row& row, PriceFileSummary& sum, Problems& problems) {
+  const auto count_text = row.value("AcceleratorCount");
+  const auto count = parse_number(count_text);
+  if (!count || *count <= 0) {
+    problems.at(row.place("AcceleratorCount"), "AcceleratorCount",
+                fmt::format("'{}' is not a positive GPU count; expected a number such as 8 (below 1: a share of "
+                            "one GPU, which is skipped)",
+                            text::excerpt(count_text)));
+    return std::nullopt;
+  }
+  if (*count > max_gpus_per_instance) {
+    problems.at(row.place("AcceleratorCount"), "AcceleratorCount",
+                fmt::format("{} GPUs in one instance is over the limit of {}", text::excerpt(count_text),
+                            max_gpus_per_instance));
+    return std::nullopt;
+  }
+  if (*count < 1 || *count != std::floor(*count)) {
+    ++sum.fractional_rows;
+    return std::nullopt;
+  }
+  return static_cast<int>(*count);
+}
+
+// A row's prices per GPU-hour: on demand, then spot.
+using SkyPilotPrices = std::array<std::optional<double>, 2>;
+constexpr std::string_view skypilot_price_columns[2] = {"Price", "SpotPrice"};
+
+// A row's on-demand and spot prices per GPU-hour (none when empty); false
+// when one is not a positive price or is over the limit, each reported.
+bool skypilot_prices(const Row& row, int gpus, Problems& problems, SkyPilotPrices& prices) {
+  bool ok = true;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto column = skypilot_price_columns[i];
+    const auto raw = row.value(column);
+    if (raw.empty()) {
       continue;
     }
-    const Row row(record, columns);
+    const auto price = parse_number(raw);
+    if (!price || *price <= 0) {
+      problems.at(row.place(column), column,
+                  fmt::format("'{}' is not a positive price; expected USD per instance-hour such as 23.92, or "
+                              "nothing",
+                              text::excerpt(raw)));
+      ok = false;
+    } else if (*price / gpus > max_usd_per_gpu_hour) {
+      problems.at(row.place(column), column,
+                  fmt::format("{} USD per instance-hour is {:.6g} USD per GPU-hour, over the limit of {} USD",
+                              text::excerpt(raw), *price / gpus, max_usd_per_gpu_hour));
+      ok = false;
+    } else {
+      prices[i] = *price / gpus;
+    }
+  }
+  return ok;
+}
+
+// The quotes of a priced row: on demand and spot, each in USD per GPU-hour
+// from the file's provider and date, in the market its region is in.
+void add_skypilot_quotes(Collector& collector, const PriceFileSummary& sum, const Row& row, const GpuSpec& card,
+                         int gpus, const SkyPilotPrices& prices, const std::string& file) {
+  const auto location = row.value("Region");
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (!prices[i]) {
+      continue;
+    }
+    PriceQuote quote;
+    quote.low_usd = quote.high_usd = quote.low_quoted = quote.high_quoted = *prices[i];
+    quote.provider = sum.provider;
+    quote.kind = i == 0 ? PriceKind::on_demand : PriceKind::spot;
+    quote.region = location.rfind("cn-", 0) == 0 ? Region::cn : Region::global;
+    quote.date = sum.date;
+    quote.source = "SkyPilot catalog " + file;
+    quote.quoted_in = Currency::usd;
+    quote.instance_type = std::string(row.value("InstanceType"));
+    quote.gpus_per_instance = gpus;
+    quote.location = std::string(location);
+    quote.origin = fmt::format("{}:{}", file, row.line());
+    collector.add(card.id, std::move(quote), row.value("AcceleratorName"));
+  }
+}
+
+PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const PriceFileArg& arg, std::string_view date,
+                         const Catalog& catalog, Problems& problems) {
+  const auto columns = columns_of(header, false, problems);
+  const std::string file = text::printable(arg.file);
+  Collector collector(skypilot_summary(arg, file, date, problems));
+  std::map<std::string, const GpuSpec*, std::less<>> mappings;
+  for_each_row(reader, header, columns, collector, problems, [&](const Row& row, PriceFileSummary& sum) {
     const auto accelerator = row.value("AcceleratorName");
     if (accelerator.empty()) {
       ++sum.cpu_rows;
-      continue;
+      return;
     }
-    const auto count_text = row.value("AcceleratorCount");
-    const auto count = parse_number(count_text);
-    if (!count || *count <= 0) {
-      problems.at(row.place("AcceleratorCount"), "AcceleratorCount",
-                  fmt::format("'{}' is not a positive GPU count; expected a number such as 8 (below 1: a share of "
-                              "one GPU, which is skipped)",
-                              text::excerpt(count_text)));
-      continue;
+    const auto gpus = skypilot_gpus(row, sum, problems);
+    if (!gpus) {
+      return;
     }
-    if (*count > max_gpus_per_instance) {
-      problems.at(row.place("AcceleratorCount"), "AcceleratorCount",
-                  fmt::format("{} GPUs in one instance is over the limit of {}", text::excerpt(count_text),
-                              max_gpus_per_instance));
-      continue;
-    }
-    if (*count < 1 || *count != std::floor(*count)) {
-      ++sum.fractional_rows;
-      continue;
-    }
-    const int gpus = static_cast<int>(*count);
     // The accelerator first: a row the catalog has no card for is not read
     // further (GCP lists TPU pods at thousands of USD per hour).
     const auto instance_type = row.value("InstanceType");
@@ -349,66 +438,26 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
     const GpuSpec* card = mapped->second;
     if (card == nullptr) {
       collector.unknown(accelerator);
-      continue;
+      return;
     }
-    bool ok = check_clean(problems, row, "InstanceType") && check_clean(problems, row, "Region");
-    std::optional<double> prices[2];
-    constexpr std::string_view price_columns[2] = {"Price", "SpotPrice"};
-    for (std::size_t i = 0; i < 2; ++i) {
-      const auto raw = row.value(price_columns[i]);
-      if (raw.empty()) {
-        continue;
-      }
-      const auto price = parse_number(raw);
-      if (!price || *price <= 0) {
-        problems.at(row.place(price_columns[i]), price_columns[i],
-                    fmt::format("'{}' is not a positive price; expected USD per instance-hour such as 23.92, or "
-                                "nothing",
-                                text::excerpt(raw)));
-        ok = false;
-      } else if (*price / gpus > max_usd_per_gpu_hour) {
-        problems.at(row.place(price_columns[i]), price_columns[i],
-                    fmt::format("{} USD per instance-hour is {:.6g} USD per GPU-hour, over the limit of {} USD",
-                                text::excerpt(raw), *price / gpus, max_usd_per_gpu_hour));
-        ok = false;
-      } else {
-        prices[i] = *price / gpus;
-      }
-    }
-    if (!ok) {
-      continue;
+    const bool clean = check_clean(problems, row, "InstanceType") && check_clean(problems, row, "Region");
+    SkyPilotPrices prices;
+    const bool priced = skypilot_prices(row, *gpus, problems, prices);
+    if (!clean || !priced) {
+      return;
     }
     if (!prices[0] && !prices[1]) {
       ++sum.unpriced_rows;
-      continue;
+      return;
     }
-    const auto location = row.value("Region");
-    for (std::size_t i = 0; i < 2; ++i) {
-      if (!prices[i]) {
-        continue;
-      }
-      PriceQuote quote;
-      quote.low_usd = quote.high_usd = quote.low_quoted = quote.high_quoted = *prices[i];
-      quote.provider = sum.provider;
-      quote.kind = i == 0 ? PriceKind::on_demand : PriceKind::spot;
-      quote.region = location.rfind("cn-", 0) == 0 ? Region::cn : Region::global;
-      quote.date = sum.date;
-      quote.source = "SkyPilot catalog " + file;
-      quote.quoted_in = Currency::usd;
-      quote.instance_type = std::string(instance_type);
-      quote.gpus_per_instance = gpus;
-      quote.location = std::string(location);
-      quote.origin = fmt::format("{}:{}", file, record.line);
-      collector.add(card->id, std::move(quote), accelerator);
-    }
-  }
+    add_skypilot_quotes(collector, sum, row, *card, *gpus, prices, file);
+  });
   return finish(std::move(collector), problems, header.line);
 }
 
 // ------------------------------------------------------------ quotes files
 
-void check_quotes_header(const csv::Record& header, const std::map<std::string, std::size_t, std::less<>>& columns,
-                         Problems& problems) {
+void check_quotes_header(const csv::Record& header, const Columns& columns, Problems& problems) {
   std::vector<std::string> known;
   for (const auto name : quotes_required) {
     known.emplace_back(name);
@@ -434,6 +483,213 @@ void check_quotes_header(const csv::Record& header, const std::map<std::string, 
   }
 }
 
+// A quotes row's values as they are checked: each problem reported at its
+// field, and whether there was any.
+class RowCheck {
+ public:
+  RowCheck(Problems& problems, const Row& row) : m_problems(problems), m_row(row) {}
+
+  [[nodiscard]] const Row& row() const noexcept { return m_row; }
+  [[nodiscard]] bool ok() const noexcept { return m_ok; }
+  void fail(std::string_view column, std::string message) {
+    m_problems.at(m_row.place(column), column, std::move(message));
+    m_ok = false;
+  }
+  // The value of a column every row fills: missing or not clean is a problem.
+  std::string_view required(std::string_view column, std::string_view expected) {
+    const auto value = m_row.value(column);
+    if (value.empty()) {
+      fail(column, fmt::format("missing value; expected {}", expected));
+    } else if (!check_clean(m_problems, m_row, column)) {
+      m_ok = false;
+    }
+    return value;
+  }
+  // The value of a column a row may leave empty: not clean is a problem.
+  std::string_view optional_clean(std::string_view column) {
+    const auto value = m_row.value(column);
+    if (!value.empty() && !check_clean(m_problems, m_row, column)) {
+      m_ok = false;
+    }
+    return value;
+  }
+
+ private:
+  Problems& m_problems;
+  const Row& m_row;
+  bool m_ok = true;
+};
+
+// A quotes row's fields as read: a quote when the row had no problem.
+struct QuoteFields {
+  std::string_view card_name;
+  const GpuSpec* card = nullptr;
+  bool unknown_card = false;  // a name the catalog has no card for: counted, not a problem
+  std::optional<Currency> currency;
+  std::optional<double> price;  // per GPU-hour as quoted
+  double usd = 0;               // per GPU-hour
+  std::string_view provider;
+  std::string_view location;
+  std::string_view date;
+  std::optional<PriceKind> kind;
+  std::string_view instance_type;
+  int gpus = 0;  // per instance; 0 without an instance type
+  Region market = Region::global;
+  std::string_view source;
+};
+
+// The card a row names: one of the catalog's, none it knows (not a problem:
+// the row is counted as unknown), or an ambiguous name (a problem).
+void read_card(RowCheck& check, const Catalog& catalog, QuoteFields& q) {
+  q.card_name = check.required("card", "a card id such as h100-sxm5 ('gpu-advise catalog list' shows them)");
+  if (q.card_name.empty()) {
+    return;
+  }
+  const auto found = catalog.find(q.card_name);
+  q.card = found.match;
+  if (!found.candidates.empty()) {
+    std::vector<std::string> ids;
+    for (const auto* candidate : found.candidates) {
+      ids.push_back(fmt::format("{} ({})", candidate->id, candidate->name));
+    }
+    check.fail("card", fmt::format("'{}' is ambiguous: it names {} cards: {}; write the id", text::excerpt(q.card_name),
+                                   ids.size(), text::join(ids, ", ")));
+  } else if (q.card == nullptr) {
+    q.unknown_card = true;
+  }
+}
+
+// A row's price in its currency and in USD: a plain positive number, under
+// the limit in USD; a price in CNY needs the catalog's exchange rate.
+void read_price(RowCheck& check, double cny_per_usd, QuoteFields& q) {
+  const auto currency_text = text::to_lower(check.required("currency", "usd or cny"));
+  q.currency = enum_from_string<Currency>(currency_text);
+  if (!currency_text.empty() && !q.currency) {
+    check.fail("currency", fmt::format("'{}' is not a currency; expected usd or cny", text::excerpt(currency_text)));
+  }
+  const auto price_text = check.required("price_per_gpu_hour", "a price per GPU-hour such as 2.10");
+  if (!price_text.empty()) {
+    q.price = plain_decimal(price_text) ? parse_number(price_text) : std::nullopt;
+    if (!q.price || *q.price <= 0) {
+      check.fail("price_per_gpu_hour", fmt::format("'{}' is not a positive price per GPU-hour; expected a number "
+                                                   "such as 2.10 (no currency sign or unit)",
+                                                   text::excerpt(price_text)));
+      q.price.reset();
+    }
+  }
+  if (q.price && q.currency == Currency::cny && cny_per_usd <= 0) {
+    check.fail("price_per_gpu_hour",
+               "a price in cny needs the catalog's exchange_rate (catalog.exchange_rate.cny_per_usd)");
+  } else if (q.price && q.currency) {
+    const double rate = *q.currency == Currency::cny ? cny_per_usd : 1.0;
+    q.usd = *q.price / rate;
+    if (q.usd > max_usd_per_gpu_hour) {
+      check.fail(
+          "price_per_gpu_hour",
+          *q.currency == Currency::cny
+              ? fmt::format("{} CNY is {:.6g} USD at {} CNY per USD, over the limit of {} USD per GPU-hour", price_text,
+                            q.usd, rate, max_usd_per_gpu_hour)
+              : fmt::format("{} USD is over the limit of {} USD per GPU-hour", price_text, max_usd_per_gpu_hour));
+    }
+  }
+}
+
+// A row's price kind: on-demand (or on_demand), spot or reserved.
+std::optional<PriceKind> read_kind(RowCheck& check) {
+  const auto kind_text = text::to_lower(check.required("kind", "on-demand, spot or reserved"));
+  if (kind_text == "on-demand" || kind_text == "on_demand") {
+    return PriceKind::on_demand;
+  }
+  if (kind_text == "spot") {
+    return PriceKind::spot;
+  }
+  if (kind_text == "reserved") {
+    return PriceKind::reserved;
+  }
+  if (!kind_text.empty()) {
+    std::string message =
+        fmt::format("'{}' is not a price kind; expected on-demand, spot or reserved", text::excerpt(kind_text));
+    if (const auto suggestion = text::did_you_mean(kind_text, {"on-demand", "on_demand", "spot", "reserved"})) {
+      message += fmt::format(" (did you mean '{}'?)", *suggestion);
+    }
+    check.fail("kind", std::move(message));
+  }
+  return std::nullopt;
+}
+
+// A row's instance: an instance type and its GPUs (a whole number up to the
+// limit) go together, or neither is given.
+void read_instance(RowCheck& check, QuoteFields& q) {
+  q.instance_type = check.optional_clean("instance_type");
+  const auto gpus_text = check.row().value("gpus_per_instance");
+  if (gpus_text.empty()) {
+    if (!q.instance_type.empty()) {
+      check.fail("gpus_per_instance", "an instance_type needs gpus_per_instance: the number of GPUs in one instance");
+    }
+    return;
+  }
+  const auto value = std::all_of(gpus_text.begin(), gpus_text.end(), [](char c) { return c >= '0' && c <= '9'; })
+                         ? parse_number(gpus_text)
+                         : std::nullopt;
+  if (!value || *value < 1 || *value > max_gpus_per_instance) {
+    check.fail("gpus_per_instance", fmt::format("'{}' is not a GPU count; expected a whole number from 1 to {}",
+                                                text::excerpt(gpus_text), max_gpus_per_instance));
+  } else if (q.instance_type.empty()) {
+    check.fail("instance_type", "gpus_per_instance counts the GPUs of an instance: give the instance_type too");
+  } else {
+    q.gpus = static_cast<int>(*value);
+  }
+}
+
+// A row's market: as given, else the currency's (CNY: China's, else global).
+Region read_market(RowCheck& check, std::optional<Currency> currency) {
+  const auto market_text = text::to_lower(check.row().value("market"));
+  if (market_text.empty()) {
+    return currency == Currency::cny ? Region::cn : Region::global;
+  }
+  if (const auto given = enum_from_string<Region>(market_text)) {
+    return *given;
+  }
+  check.fail("market", fmt::format("'{}' is not a market; expected global or cn", text::excerpt(market_text)));
+  return currency == Currency::cny ? Region::cn : Region::global;
+}
+
+// Reads a row's fields in the order its problems are reported.
+QuoteFields read_quote_fields(RowCheck& check, const Catalog& catalog, double cny_per_usd) {
+  QuoteFields q;
+  read_card(check, catalog, q);
+  read_price(check, cny_per_usd, q);
+  q.provider = check.required("provider", "the provider's name, such as lambda");
+  q.location = check.required("region", "the provider's region, such as us-east-1");
+  q.date = check.required("date", "YYYY-MM or YYYY-MM-DD");
+  if (!q.date.empty() && !is_real_date(q.date)) {
+    check.fail("date", fmt::format("'{}' is not a date; expected YYYY-MM or YYYY-MM-DD", text::excerpt(q.date)));
+  }
+  q.kind = read_kind(check);
+  read_instance(check, q);
+  q.market = read_market(check, q.currency);
+  q.source = check.optional_clean("source");
+  return q;
+}
+
+// The quote a row without problems makes; its source, when not given, is the file.
+PriceQuote quote_of(const QuoteFields& q, const std::string& file, int line) {
+  PriceQuote quote;
+  quote.low_usd = quote.high_usd = q.usd;
+  quote.low_quoted = quote.high_quoted = *q.price;
+  quote.quoted_in = *q.currency;
+  quote.provider = std::string(q.provider);
+  quote.kind = *q.kind;
+  quote.region = q.market;
+  quote.date = std::string(q.date);
+  quote.source = q.source.empty() ? "price file " + file : std::string(q.source);
+  quote.instance_type = std::string(q.instance_type);
+  quote.gpus_per_instance = q.gpus;
+  quote.location = std::string(q.location);
+  quote.origin = fmt::format("{}:{}", file, line);
+  return quote;
+}
+
 PriceBook parse_quotes(csv::Reader& reader, const csv::Record& header, const PriceFileArg& arg, const Catalog& catalog,
                        Problems& problems) {
   const auto columns = columns_of(header, true, problems);
@@ -450,158 +706,22 @@ PriceBook parse_quotes(csv::Reader& reader, const csv::Record& header, const Pri
   summary.format = PriceFileFormat::quotes;
   Collector collector(std::move(summary));
   const double cny_per_usd = catalog.info().exchange_rate.cny_per_usd;
-  Rows rows(reader, problems);
-  csv::Record record;
-  while (rows.next(record)) {
-    auto& sum = collector.summary();
-    ++sum.rows;
-    if (!width_matches(problems, record, header.fields.size())) {
-      continue;
+  for_each_row(reader, header, columns, collector, problems, [&](const Row& row, PriceFileSummary& sum) {
+    RowCheck check(problems, row);
+    const QuoteFields q = read_quote_fields(check, catalog, cny_per_usd);
+    // The file's date: its latest row's without problems (unknown cards too).
+    if (check.ok() && is_real_date(q.date) && std::string_view(sum.date) < q.date) {
+      sum.date = std::string(q.date);
     }
-    const Row row(record, columns);
-    bool ok = true;
-    const auto fail = [&](std::string_view column, std::string message) {
-      problems.at(row.place(column), column, std::move(message));
-      ok = false;
-    };
-    const auto required = [&](std::string_view column, std::string_view expected) {
-      const auto value = row.value(column);
-      if (value.empty()) {
-        fail(column, fmt::format("missing value; expected {}", expected));
-      } else if (!check_clean(problems, row, column)) {
-        ok = false;
-      }
-      return value;
-    };
-    const auto card_name = required("card", "a card id such as h100-sxm5 ('gpu-advise catalog list' shows them)");
-    const GpuSpec* card = nullptr;
-    bool unknown_card = false;
-    if (!card_name.empty()) {
-      const auto found = catalog.find(card_name);
-      card = found.match;
-      if (!found.candidates.empty()) {
-        std::vector<std::string> ids;
-        for (const auto* candidate : found.candidates) {
-          ids.push_back(fmt::format("{} ({})", candidate->id, candidate->name));
-        }
-        fail("card", fmt::format("'{}' is ambiguous: it names {} cards: {}; write the id", text::excerpt(card_name),
-                                 ids.size(), text::join(ids, ", ")));
-      } else if (card == nullptr) {
-        unknown_card = true;
-      }
+    if (!check.ok()) {
+      return;
     }
-    const auto currency_text = text::to_lower(required("currency", "usd or cny"));
-    const auto currency = enum_from_string<Currency>(currency_text);
-    if (!currency_text.empty() && !currency) {
-      fail("currency", fmt::format("'{}' is not a currency; expected usd or cny", text::excerpt(currency_text)));
+    if (q.unknown_card) {
+      collector.unknown(q.card_name);
+      return;
     }
-    const auto price_text = required("price_per_gpu_hour", "a price per GPU-hour such as 2.10");
-    std::optional<double> price;
-    if (!price_text.empty()) {
-      price = plain_decimal(price_text) ? parse_number(price_text) : std::nullopt;
-      if (!price || *price <= 0) {
-        fail("price_per_gpu_hour", fmt::format("'{}' is not a positive price per GPU-hour; expected a number such "
-                                               "as 2.10 (no currency sign or unit)",
-                                               text::excerpt(price_text)));
-        price.reset();
-      }
-    }
-    double usd = 0;
-    if (price && currency == Currency::cny && cny_per_usd <= 0) {
-      fail("price_per_gpu_hour",
-           "a price in cny needs the catalog's exchange_rate (catalog.exchange_rate.cny_per_usd)");
-    } else if (price && currency) {
-      const double rate = *currency == Currency::cny ? cny_per_usd : 1.0;
-      usd = *price / rate;
-      if (usd > max_usd_per_gpu_hour) {
-        fail("price_per_gpu_hour",
-             *currency == Currency::cny
-                 ? fmt::format("{} CNY is {:.6g} USD at {} CNY per USD, over the limit of {} USD per GPU-hour",
-                               price_text, usd, rate, max_usd_per_gpu_hour)
-                 : fmt::format("{} USD is over the limit of {} USD per GPU-hour", price_text, max_usd_per_gpu_hour));
-      }
-    }
-    const auto provider = required("provider", "the provider's name, such as lambda");
-    const auto location = required("region", "the provider's region, such as us-east-1");
-    const auto date = required("date", "YYYY-MM or YYYY-MM-DD");
-    if (!date.empty() && !is_real_date(date)) {
-      fail("date", fmt::format("'{}' is not a date; expected YYYY-MM or YYYY-MM-DD", text::excerpt(date)));
-    }
-    const auto kind_text = text::to_lower(required("kind", "on-demand, spot or reserved"));
-    std::optional<PriceKind> kind;
-    if (kind_text == "on-demand" || kind_text == "on_demand") {
-      kind = PriceKind::on_demand;
-    } else if (kind_text == "spot") {
-      kind = PriceKind::spot;
-    } else if (kind_text == "reserved") {
-      kind = PriceKind::reserved;
-    } else if (!kind_text.empty()) {
-      std::string message =
-          fmt::format("'{}' is not a price kind; expected on-demand, spot or reserved", text::excerpt(kind_text));
-      if (const auto suggestion = text::did_you_mean(kind_text, {"on-demand", "on_demand", "spot", "reserved"})) {
-        message += fmt::format(" (did you mean '{}'?)", *suggestion);
-      }
-      fail("kind", std::move(message));
-    }
-    const auto instance_type = row.value("instance_type");
-    const auto gpus_text = row.value("gpus_per_instance");
-    int gpus = 0;
-    if (!instance_type.empty() && !check_clean(problems, row, "instance_type")) {
-      ok = false;
-    }
-    if (!gpus_text.empty()) {
-      const auto value = std::all_of(gpus_text.begin(), gpus_text.end(), [](char c) { return c >= '0' && c <= '9'; })
-                             ? parse_number(gpus_text)
-                             : std::nullopt;
-      if (!value || *value < 1 || *value > max_gpus_per_instance) {
-        fail("gpus_per_instance", fmt::format("'{}' is not a GPU count; expected a whole number from 1 to {}",
-                                              text::excerpt(gpus_text), max_gpus_per_instance));
-      } else if (instance_type.empty()) {
-        fail("instance_type", "gpus_per_instance counts the GPUs of an instance: give the instance_type too");
-      } else {
-        gpus = static_cast<int>(*value);
-      }
-    } else if (!instance_type.empty()) {
-      fail("gpus_per_instance", "an instance_type needs gpus_per_instance: the number of GPUs in one instance");
-    }
-    const auto market_text = text::to_lower(row.value("market"));
-    auto market = currency == Currency::cny ? Region::cn : Region::global;
-    if (!market_text.empty()) {
-      if (const auto given = enum_from_string<Region>(market_text)) {
-        market = *given;
-      } else {
-        fail("market", fmt::format("'{}' is not a market; expected global or cn", text::excerpt(market_text)));
-      }
-    }
-    const auto source = row.value("source");
-    if (!source.empty() && !check_clean(problems, row, "source")) {
-      ok = false;
-    }
-    if (ok && is_real_date(date) && std::string_view(sum.date) < date) {
-      sum.date = std::string(date);
-    }
-    if (!ok) {
-      continue;
-    }
-    if (unknown_card) {
-      collector.unknown(card_name);
-      continue;
-    }
-    PriceQuote quote;
-    quote.low_usd = quote.high_usd = usd;
-    quote.low_quoted = quote.high_quoted = *price;
-    quote.quoted_in = *currency;
-    quote.provider = std::string(provider);
-    quote.kind = *kind;
-    quote.region = market;
-    quote.date = std::string(date);
-    quote.source = source.empty() ? "price file " + file : std::string(source);
-    quote.instance_type = std::string(instance_type);
-    quote.gpus_per_instance = gpus;
-    quote.location = std::string(location);
-    quote.origin = fmt::format("{}:{}", file, record.line);
-    collector.add(card->id, std::move(quote), card_name);
-  }
+    collector.add(q.card->id, quote_of(q, file, row.line()), q.card_name);
+  });
   return finish(std::move(collector), problems, header.line);
 }
 

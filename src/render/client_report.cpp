@@ -23,6 +23,10 @@ namespace {
 constexpr std::size_t listed_cards = 8;     // rows of the comparison table; cards in the charts and the appendix
 constexpr std::size_t explained_picks = 3;  // picks whose reasons are given
 
+// The plans the report lists: the comparison's rows, the charts' points, the
+// risks' cards and the appendix's cards.
+std::size_t listed(const Report& report) { return std::min(report.recommendations.size(), listed_cards); }
+
 std::string range_money(const std::optional<Range>& r, format::MoneyUnit unit, Language l) {
   if (!r) {
     return say(l, Phrase::no_price);
@@ -141,8 +145,7 @@ void append_sources(std::vector<Block>& doc, const Report& report, Language l) {
   cards.numeric = {false, false, false, false};
   cards.small = true;
   const format::MoneyUnit unit = format::money_unit(r);
-  const std::size_t shown = std::min(report.recommendations.size(), listed_cards);
-  for (std::size_t i = 0; i < shown; ++i) {
+  for (std::size_t i = 0; i < listed(report); ++i) {
     const GpuSpec& g = report.recommendations[i].gpu;
     std::vector<std::size_t> numbers;
     for (const auto& source : g.sources) {
@@ -295,19 +298,24 @@ std::string field_name(std::string_view path, Language l) {
 
 std::vector<Block> build(const Report& report, Language l) { return build(report, l, ReportHeader{}); }
 
-std::vector<Block> build(const Report& report, Language l, const ReportHeader& header) {
+namespace {
+
+// The title names the task and the model; the dated block follows when the
+// header has anything to say.
+void append_title(std::vector<Block>& doc, const Report& report, const ReportHeader& header, Language l) {
   const std::string model_name = model_label(report.model, l);
-  const Request& r = report.request;
-  const bool training = is_training(r.task);
-  std::vector<Block> doc;
   const std::string model =
       l == Language::zh && report.model.source != ModelSource::inferred ? " " + model_name : model_name;
-  doc.push_back(Heading{1, say(l, Phrase::report_title, describe(r.task, l), model)});
+  doc.push_back(Heading{1, say(l, Phrase::report_title, describe(report.request.task, l), model)});
   if (KeyValues dated = header_block(header, l); !dated.items.empty()) {
     doc.push_back(std::move(dated));
   }
+}
 
-  // ---- summary: a paragraph a client can read alone, then the workload
+// The summary: a paragraph a client can read alone (not for a comparison,
+// which shows its side-by-side table instead), then the workload.
+void append_summary(std::vector<Block>& doc, const Report& report, Language l) {
+  const Request& r = report.request;
   doc.push_back(Heading{2, say(l, Phrase::section_summary)});
   if (r.compare.empty()) {
     doc.push_back(Paragraph{client_summary(report, l)});
@@ -320,7 +328,7 @@ std::vector<Block> build(const Report& report, Language l, const ReportHeader& h
   workload.title = say(l, Phrase::label_workload);
   workload.colon = say(l, Phrase::fact_colon);
   workload.items = {
-      {say(l, Phrase::label_model), model_name},
+      {say(l, Phrase::label_model), model_label(report.model, l)},
       {say(l, Phrase::label_task), describe(r.task, l)},
       {say(l, Phrase::label_budget), budget},
       {say(l, Phrase::label_region), say(l, r.region == Region::cn ? Phrase::region_cn : Phrase::region_global)},
@@ -336,208 +344,249 @@ std::vector<Block> build(const Report& report, Language l, const ReportHeader& h
       doc.push_back(Bullets{lines});
     }
   }
-  if (!report.anything_fits()) {
-    doc.push_back(Paragraph{say(l, r.gpu_ids.empty() ? Phrase::nothing_fits : Phrase::nothing_fits_selected), true});
-    if (!report.ways_out.empty()) {
-      Bullets ways;
-      for (const auto& w : report.ways_out) {
-        ways.items.push_back(describe(w, report.request, l));
-      }
-      doc.push_back(Heading{3, say(l, Phrase::ways_out)});
-      doc.push_back(ways);
-    }
-  } else {
-    // ---- the recommendation
-    const auto& best = report.recommendations.front();
-    doc.push_back(Heading{2, say(l, Phrase::section_recommendation)});
-    doc.push_back(Paragraph{
-        say(l, Phrase::best, best.estimate.count, best.gpu.name) + " — " + describe(best.estimate.layout, r.task, l),
-        true});
-    for (auto& line : headline_notes(report, l)) {
-      doc.push_back(Paragraph{std::move(line)});
-    }
-    Bullets why;
-    for (auto& sentence : rationale(r, best, l)) {
-      why.items.push_back(std::move(sentence.text));
-    }
-    doc.push_back(why);
-    // The reasons for the runners-up, so a client sees why not them.
-    for (std::size_t i = 1; i < report.recommendations.size() && i < explained_picks; ++i) {
-      const auto& rec = report.recommendations[i];
-      doc.push_back(Heading{3, say(l, Phrase::why, rec.rank, rec.gpu.name, describe(rec.score, l))});
-      Bullets lines;
-      for (auto& sentence : rationale(r, rec, l)) {
-        lines.items.push_back(std::move(sentence.text));
-      }
-      doc.push_back(lines);
-    }
+}
 
-    // ---- comparison: the first rows, the layouts in short, and how many more fit
-    const std::size_t shown = std::min(report.recommendations.size(), listed_cards);
-    doc.push_back(Heading{2, say(l, Phrase::section_comparison)});
-    TableBlock table;
-    table.header = {"#",
-                    say(l, Phrase::col_gpu),
-                    say(l, Phrase::col_count),
-                    say(l, Phrase::col_layout),
-                    say(l, Phrase::col_memory),
-                    say(l, Phrase::col_headroom),
-                    say(l, training ? Phrase::col_time_range : Phrase::col_throughput_range),
-                    say(l, Phrase::col_cost_range),
-                    say(l, Phrase::col_score)};
-    table.numeric = {true, false, true, false, true, true, true, true, true};
-    std::vector<Layout> layouts;
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& rec = report.recommendations[i];
-      const Estimate& e = rec.estimate;
-      std::string speed = "-";
-      if (e.training) {
-        const auto& w = e.training->wall_hours;
-        speed =
-            fmt::format("{} ({} - {})", say_duration(l, w.typical), say_duration(l, w.low), say_duration(l, w.high));
-      } else if (e.inference) {
-        const auto& t = e.inference->tokens_per_s;
-        speed = fmt::format("{:.0f} ({:.0f} - {:.0f})", t.typical, t.low, t.high);
-      }
-      const auto& cost = r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
-      table.rows.push_back(
-          {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), short_layout(e.layout, r.task, l),
-           fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)),
-           say(l, e.tight() ? Phrase::headroom_tight_cell : Phrase::headroom_cell, 100.0 * e.headroom()), speed,
-           range_money(cost, format::money_unit(r), l), fmt::format("{:.0f}", rec.score.total)});
-      layouts.push_back(e.layout);
+// Nothing fits: says so (of the cards selected, when some were), and lists
+// the ways out when any were found.
+void append_nothing_fits(std::vector<Block>& doc, const Report& report, Language l) {
+  const Request& r = report.request;
+  doc.push_back(Paragraph{say(l, r.gpu_ids.empty() ? Phrase::nothing_fits : Phrase::nothing_fits_selected), true});
+  if (!report.ways_out.empty()) {
+    Bullets ways;
+    for (const auto& w : report.ways_out) {
+      ways.items.push_back(describe(w, report.request, l));
     }
-    doc.push_back(table);
-    if (const std::string key = layout_key(layouts, r.task, l); !key.empty()) {
-      doc.push_back(Paragraph{key, false, true});
-    }
-    if (report.recommendations.size() > shown) {
-      doc.push_back(Paragraph{say(l, Phrase::report_more_rows, report.recommendations.size() - shown), false, true});
-    }
-    if (report.omitted > 0) {
-      doc.push_back(Paragraph{say(l, Phrase::more_fit, report.omitted), false, true});
-    }
-
-    // ---- own or rent (--mode buy): every listed card, then the top plan against utilization
-    if (const render::OwnRent own = render::own_rent(report, l); !own.rows.empty()) {
-      doc.push_back(Heading{3, own.title});
-      doc.push_back(TableBlock{own.header, own.rows, {false, false, true, true, true, true, true}});
-    }
-    if (const auto curve = render::own_curve(report, l)) {
-      doc.push_back(Heading{3, curve->title});
-      LineChart chart{curve->chart_title, curve->x_label,     curve->y_label,
-                      curve->y_prefix,    curve->utilisation, {{curve->own_label, curve->own}},
-                      curve->break_even};
-      if (curve->rent) {
-        chart.series.emplace_back(curve->rent_label, std::vector<double>(curve->own.size(), *curve->rent));
-      }
-      doc.push_back(std::move(chart));
-      TableBlock figures{curve->header, curve->rows, {true, true, true}};
-      figures.charted = true;
-      doc.push_back(std::move(figures));
-    }
-
-    // ---- charts (HTML only)
-    Scatter scatter;
-    // Serving: the cost per hour to rent, per month to own (buy_usd's period).
-    const bool owned = r.mode == CostMode::buy;
-    scatter.title = say(l, training ? Phrase::chart_cost_time
-                           : owned  ? Phrase::chart_cost_month_throughput
-                                    : Phrase::chart_cost_throughput);
-    scatter.x_label = say(l, training ? Phrase::axis_time : Phrase::axis_throughput);
-    const format::MoneyUnit unit = format::money_unit(r);
-    scatter.y_label = say(l,
-                          training ? Phrase::axis_cost_run
-                          : owned  ? Phrase::axis_cost_month
-                                   : Phrase::axis_cost_hour,
-                          say(l, unit.currency == Currency::cny ? Phrase::currency_cny : Phrase::currency_usd));
-    scatter.y_prefix = format::currency_symbol(unit);
-    // The chart's costs in the currency its axis names.
-    auto in_currency = [unit](const Range& usd) {
-      return Range{usd.low * unit.per_usd, usd.typical * unit.per_usd, usd.high * unit.per_usd};
-    };
-    StackedBars bars;
-    bars.title = say(l, Phrase::chart_memory);
-    bars.usable_label = say(l, Phrase::legend_usable);
-    bars.capacity_label = say(l, Phrase::col_capacity);
-    bars.axis_label = say(l, Phrase::axis_memory);
-    bars.legend = {say(l, Phrase::col_weights),     say(l, Phrase::col_gradients), say(l, Phrase::col_optimizer),
-                   say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),  say(l, Phrase::col_reserve)};
-    TableBlock memory;
-    memory.header = {say(l, Phrase::col_gpu),       say(l, Phrase::col_weights),     say(l, Phrase::col_gradients),
-                     say(l, Phrase::col_optimizer), say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),
-                     say(l, Phrase::col_reserve),   say(l, Phrase::col_total),       say(l, Phrase::col_capacity)};
-    memory.numeric = {false, true, true, true, true, true, true, true, true};
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& rec = report.recommendations[i];
-      const Estimate& e = rec.estimate;
-      const auto& cost = r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
-      const std::string label = fmt::format("{} x {}", e.count, rec.gpu.name);
-      if (cost && e.training) {
-        scatter.points.push_back(Point{rec.rank, label, e.training->wall_hours, in_currency(*cost), i == 0});
-      } else if (cost && e.inference) {
-        scatter.points.push_back(Point{rec.rank, label, e.inference->tokens_per_s, in_currency(*cost), i == 0});
-      }
-      const MemoryBreakdown& m = e.per_gpu;
-      const std::vector<double> parts = {m.weights, m.gradients, m.optimizer, m.activations, m.kv_cache, m.reserve};
-      Bar bar{label, {}, e.usable_bytes / bytes_per_gib, e.capacity_bytes / bytes_per_gib};
-      std::vector<std::string> row{label};
-      for (const double bytes : parts) {
-        bar.parts.push_back(bytes / bytes_per_gib);
-        row.push_back(format::gib(bytes));
-      }
-      row.push_back(format::gib(m.total()));
-      row.push_back(format::number(rec.gpu.memory.capacity_gib));
-      bars.bars.push_back(bar);
-      memory.rows.push_back(row);
-    }
-    if (scatter.points.size() >= 2) {
-      doc.push_back(Heading{2, say(l, Phrase::section_charts)});
-      doc.push_back(scatter);
-    }
-    // The memory as a chart in HTML, as its table in Markdown: the same figures once.
-    doc.push_back(Heading{2, say(l, Phrase::section_memory)});
-    if (bars.bars.size() >= 2) {
-      doc.push_back(bars);
-      memory.charted = true;
-    }
-    doc.push_back(memory);
-
-    // ---- risks and rule notes
-    doc.push_back(Heading{2, say(l, Phrase::section_risks)});
-    Bullets risks;
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& rec = report.recommendations[i];
-      for (const auto& f : rec.findings) {
-        if (f.fired && f.effect != EffectKind::score) {
-          risks.items.push_back(rec.gpu.name + say(l, Phrase::fact_colon) + f.message_in(l));
-        }
-      }
-      for (const auto& note : notes(rec, l)) {
-        risks.items.push_back(rec.gpu.name + say(l, Phrase::fact_colon) + note);
-      }
-    }
-    if (risks.items.empty()) {
-      doc.push_back(Paragraph{say(l, Phrase::no_risks)});
-    } else {
-      doc.push_back(risks);
-    }
+    doc.push_back(Heading{3, say(l, Phrase::ways_out)});
+    doc.push_back(ways);
   }
+}
 
-  // ---- why not the cards a client would ask about
-  const bool why_not = !report.why_not.empty() && r.compare.empty();
-  if (why_not) {
-    doc.push_back(Heading{2, say(l, Phrase::section_why_not)});
+// The recommendation: the Best with its layout, the headline notes and its
+// reasons, then the reasons of the runners-up up to explained_picks, so a
+// client sees why not them.
+void append_recommendation(std::vector<Block>& doc, const Report& report, Language l) {
+  const Request& r = report.request;
+  const auto& best = report.recommendations.front();
+  doc.push_back(Heading{2, say(l, Phrase::section_recommendation)});
+  doc.push_back(Paragraph{
+      say(l, Phrase::best, best.estimate.count, best.gpu.name) + " — " + describe(best.estimate.layout, r.task, l),
+      true});
+  for (auto& line : headline_notes(report, l)) {
+    doc.push_back(Paragraph{std::move(line)});
+  }
+  Bullets why;
+  for (auto& sentence : rationale(r, best, l)) {
+    why.items.push_back(std::move(sentence.text));
+  }
+  doc.push_back(why);
+  for (std::size_t i = 1; i < report.recommendations.size() && i < explained_picks; ++i) {
+    const auto& rec = report.recommendations[i];
+    doc.push_back(Heading{3, say(l, Phrase::why, rec.rank, rec.gpu.name, describe(rec.score, l))});
     Bullets lines;
-    for (const std::size_t i : report.why_not) {
-      const Rejection& rej = report.rejected[i];
-      lines.items.push_back(rej.gpu.name + say(l, Phrase::fact_colon) +
-                            text::join(reasons(rej, report.request, l), say(l, Phrase::reason_separator)));
+    for (auto& sentence : rationale(r, rec, l)) {
+      lines.items.push_back(std::move(sentence.text));
     }
     doc.push_back(lines);
   }
+}
 
-  // ---- rejected: the others (those above are said once)
+// The time (training) or throughput (serving) cell of a plan: typical (low - high).
+std::string speed_cell(const Estimate& e, Language l) {
+  if (e.training) {
+    const auto& w = e.training->wall_hours;
+    return fmt::format("{} ({} - {})", say_duration(l, w.typical), say_duration(l, w.low), say_duration(l, w.high));
+  }
+  if (e.inference) {
+    const auto& t = e.inference->tokens_per_s;
+    return fmt::format("{:.0f} ({:.0f} - {:.0f})", t.typical, t.low, t.high);
+  }
+  return "-";
+}
+
+// The comparison: the listed plans' rows with their layouts in short and the
+// key to them, then how many more plans there are and how many more fit.
+void append_comparison(std::vector<Block>& doc, const Report& report, Language l) {
+  const Request& r = report.request;
+  const std::size_t shown = listed(report);
+  doc.push_back(Heading{2, say(l, Phrase::section_comparison)});
+  TableBlock table;
+  table.header = {"#",
+                  say(l, Phrase::col_gpu),
+                  say(l, Phrase::col_count),
+                  say(l, Phrase::col_layout),
+                  say(l, Phrase::col_memory),
+                  say(l, Phrase::col_headroom),
+                  say(l, is_training(r.task) ? Phrase::col_time_range : Phrase::col_throughput_range),
+                  say(l, Phrase::col_cost_range),
+                  say(l, Phrase::col_score)};
+  table.numeric = {true, false, true, false, true, true, true, true, true};
+  std::vector<Layout> layouts;
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& rec = report.recommendations[i];
+    const Estimate& e = rec.estimate;
+    const auto& cost = r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
+    table.rows.push_back(
+        {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), short_layout(e.layout, r.task, l),
+         fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)),
+         say(l, e.tight() ? Phrase::headroom_tight_cell : Phrase::headroom_cell, 100.0 * e.headroom()),
+         speed_cell(e, l), range_money(cost, format::money_unit(r), l), fmt::format("{:.0f}", rec.score.total)});
+    layouts.push_back(e.layout);
+  }
+  doc.push_back(table);
+  if (const std::string key = layout_key(layouts, r.task, l); !key.empty()) {
+    doc.push_back(Paragraph{key, false, true});
+  }
+  if (report.recommendations.size() > shown) {
+    doc.push_back(Paragraph{say(l, Phrase::report_more_rows, report.recommendations.size() - shown), false, true});
+  }
+  if (report.omitted > 0) {
+    doc.push_back(Paragraph{say(l, Phrase::more_fit, report.omitted), false, true});
+  }
+}
+
+// Own or rent (--mode buy): every listed card's table, then the top plan's
+// cost against utilization as a chart and its figures.
+void append_own_or_rent(std::vector<Block>& doc, const Report& report, Language l) {
+  if (const render::OwnRent own = render::own_rent(report, l); !own.rows.empty()) {
+    doc.push_back(Heading{3, own.title});
+    doc.push_back(TableBlock{own.header, own.rows, {false, false, true, true, true, true, true}});
+  }
+  if (const auto curve = render::own_curve(report, l)) {
+    doc.push_back(Heading{3, curve->title});
+    LineChart chart{curve->chart_title, curve->x_label,     curve->y_label,
+                    curve->y_prefix,    curve->utilisation, {{curve->own_label, curve->own}},
+                    curve->break_even};
+    if (curve->rent) {
+      chart.series.emplace_back(curve->rent_label, std::vector<double>(curve->own.size(), *curve->rent));
+    }
+    doc.push_back(std::move(chart));
+    TableBlock figures{curve->header, curve->rows, {true, true, true}};
+    figures.charted = true;
+    doc.push_back(std::move(figures));
+  }
+}
+
+// A listed plan as the charts and the memory table name it: "8 x H100 SXM5".
+std::string plan_label(const Recommendation& rec) { return fmt::format("{} x {}", rec.estimate.count, rec.gpu.name); }
+
+// The cost chart: each listed plan with a price, its time (training) or
+// throughput (serving) against its cost, per run, per hour to rent or per
+// month to own (buy_usd's period), in the currency the axis names.
+Scatter cost_scatter(const Report& report, Language l) {
+  const Request& r = report.request;
+  const bool training = is_training(r.task);
+  const bool owned = r.mode == CostMode::buy;
+  Scatter scatter;
+  scatter.title = say(l, training ? Phrase::chart_cost_time
+                         : owned  ? Phrase::chart_cost_month_throughput
+                                  : Phrase::chart_cost_throughput);
+  scatter.x_label = say(l, training ? Phrase::axis_time : Phrase::axis_throughput);
+  const format::MoneyUnit unit = format::money_unit(r);
+  scatter.y_label = say(l,
+                        training ? Phrase::axis_cost_run
+                        : owned  ? Phrase::axis_cost_month
+                                 : Phrase::axis_cost_hour,
+                        say(l, unit.currency == Currency::cny ? Phrase::currency_cny : Phrase::currency_usd));
+  scatter.y_prefix = format::currency_symbol(unit);
+  auto in_currency = [unit](const Range& usd) {
+    return Range{usd.low * unit.per_usd, usd.typical * unit.per_usd, usd.high * unit.per_usd};
+  };
+  for (std::size_t i = 0; i < listed(report); ++i) {
+    const auto& rec = report.recommendations[i];
+    const Estimate& e = rec.estimate;
+    const auto& cost = r.mode == CostMode::rent ? e.cost.rent_usd : e.cost.buy_usd;
+    if (cost && e.training) {
+      scatter.points.push_back(Point{rec.rank, plan_label(rec), e.training->wall_hours, in_currency(*cost), i == 0});
+    } else if (cost && e.inference) {
+      scatter.points.push_back(Point{rec.rank, plan_label(rec), e.inference->tokens_per_s, in_currency(*cost), i == 0});
+    }
+  }
+  return scatter;
+}
+
+// The memory per GPU of each listed plan, part by part: a chart in HTML (two
+// plans or more) and its table in Markdown, the same figures once.
+void append_memory(std::vector<Block>& doc, const Report& report, Language l) {
+  StackedBars bars;
+  bars.title = say(l, Phrase::chart_memory);
+  bars.usable_label = say(l, Phrase::legend_usable);
+  bars.capacity_label = say(l, Phrase::col_capacity);
+  bars.axis_label = say(l, Phrase::axis_memory);
+  bars.legend = {say(l, Phrase::col_weights),     say(l, Phrase::col_gradients), say(l, Phrase::col_optimizer),
+                 say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),  say(l, Phrase::col_reserve)};
+  TableBlock memory;
+  memory.header = {say(l, Phrase::col_gpu),       say(l, Phrase::col_weights),     say(l, Phrase::col_gradients),
+                   say(l, Phrase::col_optimizer), say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),
+                   say(l, Phrase::col_reserve),   say(l, Phrase::col_total),       say(l, Phrase::col_capacity)};
+  memory.numeric = {false, true, true, true, true, true, true, true, true};
+  for (std::size_t i = 0; i < listed(report); ++i) {
+    const auto& rec = report.recommendations[i];
+    const Estimate& e = rec.estimate;
+    const std::string label = plan_label(rec);
+    const MemoryBreakdown& m = e.per_gpu;
+    const std::vector<double> parts = {m.weights, m.gradients, m.optimizer, m.activations, m.kv_cache, m.reserve};
+    Bar bar{label, {}, e.usable_bytes / bytes_per_gib, e.capacity_bytes / bytes_per_gib};
+    std::vector<std::string> row{label};
+    for (const double bytes : parts) {
+      bar.parts.push_back(bytes / bytes_per_gib);
+      row.push_back(format::gib(bytes));
+    }
+    row.push_back(format::gib(m.total()));
+    row.push_back(format::number(rec.gpu.memory.capacity_gib));
+    bars.bars.push_back(bar);
+    memory.rows.push_back(row);
+  }
+  doc.push_back(Heading{2, say(l, Phrase::section_memory)});
+  if (bars.bars.size() >= 2) {
+    doc.push_back(bars);
+    memory.charted = true;
+  }
+  doc.push_back(memory);
+}
+
+// The risks: the listed plans' fired rules that do more than score, and their
+// notes; a line saying there are none when there are none.
+void append_risks(std::vector<Block>& doc, const Report& report, Language l) {
+  doc.push_back(Heading{2, say(l, Phrase::section_risks)});
+  Bullets risks;
+  for (std::size_t i = 0; i < listed(report); ++i) {
+    const auto& rec = report.recommendations[i];
+    for (const auto& f : rec.findings) {
+      if (f.fired && f.effect != EffectKind::score) {
+        risks.items.push_back(rec.gpu.name + say(l, Phrase::fact_colon) + f.message_in(l));
+      }
+    }
+    for (const auto& note : notes(rec, l)) {
+      risks.items.push_back(rec.gpu.name + say(l, Phrase::fact_colon) + note);
+    }
+  }
+  if (risks.items.empty()) {
+    doc.push_back(Paragraph{say(l, Phrase::no_risks)});
+  } else {
+    doc.push_back(risks);
+  }
+}
+
+// Why not the cards a client would ask about (not in a comparison, which
+// shows them); true when the section is there.
+bool append_why_not(std::vector<Block>& doc, const Report& report, Language l) {
+  if (report.why_not.empty() || !report.request.compare.empty()) {
+    return false;
+  }
+  doc.push_back(Heading{2, say(l, Phrase::section_why_not)});
+  Bullets lines;
+  for (const std::size_t i : report.why_not) {
+    const Rejection& rej = report.rejected[i];
+    lines.items.push_back(rej.gpu.name + say(l, Phrase::fact_colon) +
+                          text::join(reasons(rej, report.request, l), say(l, Phrase::reason_separator)));
+  }
+  doc.push_back(lines);
+  return true;
+}
+
+// The other rejected cards with their reasons: those said under why-not
+// (`why_not`) are said once.
+void append_rejected(std::vector<Block>& doc, const Report& report, bool why_not, Language l) {
   TableBlock rejected{{say(l, Phrase::col_gpu), say(l, Phrase::col_reason)}, {}, {false, false}};
   for (std::size_t i = 0; i < report.rejected.size(); ++i) {
     if (why_not && std::find(report.why_not.begin(), report.why_not.end(), i) != report.why_not.end()) {
@@ -551,10 +600,12 @@ std::vector<Block> build(const Report& report, Language l, const ReportHeader& h
     doc.push_back(Heading{2, say(l, Phrase::section_rejected)});
     doc.push_back(rejected);
   }
+}
 
-  // ---- assumptions
+// The assumptions, then a warning for each --rules rule that matched nothing.
+void append_assumptions(std::vector<Block>& doc, const Report& report, Language l) {
   doc.push_back(Heading{2, say(l, Phrase::section_assumptions)});
-  doc.push_back(Bullets{assumptions(r, report.model, l)});
+  doc.push_back(Bullets{assumptions(report.request, report.model, l)});
   if (!report.unmatched_rules.empty()) {
     doc.push_back(Heading{3, say(l, Phrase::warnings)});
     Bullets warnings;
@@ -563,9 +614,34 @@ std::vector<Block> build(const Report& report, Language l, const ReportHeader& h
     }
     doc.push_back(warnings);
   }
+}
 
-  // ---- appendix: the sources of every catalog figure used (the cards listed)
-  append_sources(doc, report, l);
+}  // namespace
+
+// The sections in order: the summary; the recommendation, the comparison, own
+// or rent, the charts, memory and risks when anything fits (else nothing
+// fits and the ways out); the rejected cards; the assumptions; the appendix.
+std::vector<Block> build(const Report& report, Language l, const ReportHeader& header) {
+  std::vector<Block> doc;
+  append_title(doc, report, header, l);
+  append_summary(doc, report, l);
+  if (!report.anything_fits()) {
+    append_nothing_fits(doc, report, l);
+  } else {
+    append_recommendation(doc, report, l);
+    append_comparison(doc, report, l);
+    append_own_or_rent(doc, report, l);
+    if (Scatter scatter = cost_scatter(report, l); scatter.points.size() >= 2) {
+      doc.push_back(Heading{2, say(l, Phrase::section_charts)});  // HTML only
+      doc.push_back(std::move(scatter));
+    }
+    append_memory(doc, report, l);
+    append_risks(doc, report, l);
+  }
+  const bool why_not = append_why_not(doc, report, l);
+  append_rejected(doc, report, why_not, l);
+  append_assumptions(doc, report, l);
+  append_sources(doc, report, l);  // the appendix: the sources of every catalog figure of the cards listed
   doc.push_back(Paragraph{
       say(l, Phrase::report_generated_by, report.tool_version, report.catalog.version, report.catalog.updated)});
   return doc;

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
-#include "gpu_advise/fit.hpp"
+#include "gpu_advise/fit_report.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"

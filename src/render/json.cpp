@@ -3,7 +3,7 @@
 // json_out::Writer (no document tree). Keys are snake_case with units.
 #include <cmath>
 
-#include "gpu_advise/fit.hpp"
+#include "gpu_advise/fit_report.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/words.hpp"

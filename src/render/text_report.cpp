@@ -9,7 +9,6 @@
 
 #include "core/quantity_format.hpp"
 #include "gpu_advise/render.hpp"
-#include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 #include "gpu_advise/phrases.hpp"

@@ -117,3 +117,31 @@ TEST_CASE("plans sized to one deadline compare speed per GPU", "[scoring]") {
   CHECK(options.front().gpu.id == "few-fast");
   CHECK(options.back().score.speed == Approx(0.25));
 }
+
+TEST_CASE("rank() is the total order and then the hand-overs: a tight Best gives way", "[scoring]") {
+  // Speed alone puts the tight plan first; the roomy one costs 5% more.
+  const ScoreWeights speed_only{0, 1, 0, 0};
+  std::vector<Recommendation> options = {option("tight", 100, 10, 0.02), option("roomy", 105, 20, 0.5)};
+  Request request;
+  request.task = Task::lora;
+  request.budget = BudgetTier::low;
+  std::vector<Recommendation> ordered = options;
+  score_and_rank(ordered, speed_only, CostMode::rent);
+  REQUIRE(ordered.front().gpu.id == "tight");
+  const Ranking ranking = rank(options, request, speed_only);
+  CHECK(options.front().gpu.id == "roomy");
+  CHECK(options.front().rank == 1);
+  CHECK(options.back().rank == 2);
+  REQUIRE(ranking.displaced_tight);
+  CHECK(ranking.displaced_tight->gpu_name == "tight");
+  CHECK(ranking.displaced_tight->headroom == Approx(0.02));
+  CHECK_FALSE(ranking.displaced_oversized);
+  // Cost first (the low budget): the cheaper tight plan, now ranked second, is named.
+  REQUIRE(ranking.cheaper_below);
+  CHECK(ranking.cheaper_below->gpu_name == "tight");
+  CHECK(ranking.cheaper_below->rank == 2);
+  // Not on the other budgets.
+  std::vector<Recommendation> again = {option("tight", 100, 10, 0.02), option("roomy", 105, 20, 0.5)};
+  request.budget = BudgetTier::medium;
+  CHECK_FALSE(rank(again, request, speed_only).cheaper_below);
+}
