@@ -2,7 +2,6 @@
 """The JSON Schemas catch drift: every golden JSON validates, and removing any
 field of the document (top level, request, model, a recommendation and its
 nested objects, a rejection; fit's fleets, rows and plans) makes it fail."""
-import copy
 import json
 import pathlib
 import sys
@@ -33,19 +32,21 @@ def main():
         document = json.loads(golden.read_text(encoding="utf-8"))
         validator = fit_validator if document.get("kind") == "fit" else recommendation_validator
         checked += 1
-        if list(validator.iter_errors(document)):
+        if not validator.is_valid(document):
             print(f"FAIL {golden.relative_to(ROOT)} does not validate")
             failures += 1
-        for path in paths(document):
-            broken = copy.deepcopy(document)
-            node = broken
+        # Each field removed in place and put back (a deep copy of a large
+        # document per field made this test take minutes); one error is enough.
+        for path in list(paths(document)):
+            node = document
             for step in path[:-1]:
                 node = node[step]
-            del node[path[-1]]
+            removed = node.pop(path[-1])
             checked += 1
-            if not list(validator.iter_errors(broken)):
+            if validator.is_valid(document):
                 print(f"FAIL {golden.relative_to(ROOT)}: removing {'/'.join(map(str, path))} still validates")
                 failures += 1
+            node[path[-1]] = removed
     print(f"schema: {checked - failures} passed, {failures} failed")
     return 1 if failures or checked == 0 else 0
 
