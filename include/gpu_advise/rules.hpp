@@ -16,8 +16,8 @@
 
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/gpu.hpp"
-#include "gpu_advise/request.hpp"
 #include "gpu_advise/language.hpp"
+#include "gpu_advise/request.hpp"
 
 namespace gpu_advise {
 

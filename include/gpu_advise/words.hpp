@@ -9,9 +9,9 @@
 
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/report.hpp"
 #include "gpu_advise/request.hpp"
-#include "gpu_advise/phrases.hpp"
 
 namespace gpu_advise {
 

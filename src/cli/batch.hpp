@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "flags.hpp"
-#include "gpu_advise/rules.hpp"
 #include "gpu_advise/language.hpp"
+#include "gpu_advise/rules.hpp"
 
 namespace gpu_advise::cli {
 

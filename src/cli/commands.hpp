@@ -7,9 +7,9 @@
 
 #include "flags.hpp"
 #include "gpu_advise/catalog.hpp"
+#include "gpu_advise/language.hpp"
 #include "gpu_advise/prices.hpp"
 #include "gpu_advise/rules.hpp"
-#include "gpu_advise/language.hpp"
 #include "output.hpp"
 
 namespace gpu_advise::cli {

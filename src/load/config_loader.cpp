@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "gpu_advise/error.hpp"
-#include "gpu_advise/request.hpp"
 #include "gpu_advise/language.hpp"
+#include "gpu_advise/request.hpp"
 #include "load/config.hpp"
 #include "load/files.hpp"
 #include "load/yaml_reader.hpp"

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "gpu_advise/gpu.hpp"
+#include "gpu_advise/language.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/report.hpp"
-#include "gpu_advise/language.hpp"
 
 namespace gpu_advise::document {
 

@@ -4,10 +4,10 @@
 
 #include "core/quantity_format.hpp"
 #include "gpu_advise/fit_report.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/words.hpp"
 #include "render/document.hpp"
 #include "render/text_table.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu_advise/report.hpp"
 #include "gpu_advise/language.hpp"
+#include "gpu_advise/report.hpp"
 
 namespace gpu_advise::render {
 

@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/words.hpp"
 #include "render/comparison.hpp"
 #include "render/own_rent.hpp"

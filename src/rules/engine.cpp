@@ -2,8 +2,8 @@
 // rendered in both languages, rule sets merged, and the budget profiles.
 #include <algorithm>
 
-#include "gpu_advise/rules.hpp"
 #include "gpu_advise/phrases.hpp"
+#include "gpu_advise/rules.hpp"
 #include "rules/fields.hpp"
 
 namespace gpu_advise {

@@ -9,9 +9,9 @@
 
 #include "core/quantity_format.hpp"
 #include "gpu_advise/catalog.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
-#include "gpu_advise/phrases.hpp"
 
 namespace gpu_advise {
 

@@ -11,9 +11,9 @@
 #include "cli/batch.hpp"
 #include "cli/flags.hpp"
 #include "gpu_advise/catalog.hpp"
+#include "gpu_advise/language.hpp"
 #include "gpu_advise/rules.hpp"
 #include "gpu_advise/text.hpp"
-#include "gpu_advise/language.hpp"
 
 namespace {
 

@@ -177,7 +177,7 @@ TEST_CASE("every way out moves levers that are flags of the table", "[flags]") {
   full.recompute = Recompute::selective;
   full.zero_stage = 1;
   cases.emplace_back(full, infer_shape(13e9));
-  const ModelShape big = models.resolve("llama-3.1-405b");
+  const ModelShape& big = models.resolve("llama-3.1-405b");
   Request pretrain = on(Task::pretrain, big.params, "h100-sxm5", std::nullopt);
   pretrain.deadline_hours = 20 * 24;
   pretrain.mode = CostMode::buy;

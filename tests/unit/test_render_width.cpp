@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "gpu_advise/advisor.hpp"
-#include "gpu_advise/render.hpp"
 #include "gpu_advise/phrases.hpp"
+#include "gpu_advise/render.hpp"
 #include "render/text_table.hpp"
 
 using namespace gpu_advise;

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "gpu_advise/model.hpp"
+#include "gpu_advise/phrases.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/text.hpp"
-#include "gpu_advise/phrases.hpp"
 #include "gpu_fixture.hpp"
 #include "render/document.hpp"
 

@@ -10,8 +10,8 @@
 
 #include <fmt/args.h>
 
-#include "gpu_advise/text.hpp"
 #include "gpu_advise/phrases.hpp"
+#include "gpu_advise/text.hpp"
 #include "gpu_advise/words.hpp"
 
 using namespace gpu_advise;
