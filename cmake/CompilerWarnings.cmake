@@ -23,16 +23,16 @@ endif()
 # Sanitizers for the asan preset: AddressSanitizer and UndefinedBehaviorSanitizer
 # on every target of ours, stopping at the first report.
 option(GPU_ADVISE_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
-if(GPU_ADVISE_SANITIZE)
+# The libFuzzer targets (clang only) live in the same tree: the library gets
+# libFuzzer's coverage instrumentation as well (fuzzer-no-link, harmless in
+# the test programs, whose sanitizer runtime defines its hooks), and only the
+# fuzz targets link libFuzzer itself (tests/fuzz/CMakeLists.txt).
+option(GPU_ADVISE_FUZZ "Also build the libFuzzer targets (clang; implies GPU_ADVISE_SANITIZE)" OFF)
+if(GPU_ADVISE_SANITIZE OR GPU_ADVISE_FUZZ)
   target_compile_options(gpu_advise_warnings INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(gpu_advise_warnings INTERFACE -fsanitize=address,undefined)
 endif()
-
-# libFuzzer instrumentation for the fuzz preset (clang only).
-option(GPU_ADVISE_FUZZ "Build the libFuzzer targets (clang)" OFF)
 if(GPU_ADVISE_FUZZ)
-  target_compile_options(gpu_advise_warnings INTERFACE
-    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-  target_link_options(gpu_advise_warnings INTERFACE -fsanitize=address,undefined)
+  target_compile_options(gpu_advise_warnings INTERFACE -fsanitize=fuzzer-no-link)
 endif()

@@ -4,6 +4,7 @@
 #
 #   scripts/setup.sh run [gpu-advise arguments...]   release build, then run it
 #   scripts/setup.sh test                            dev build (warnings as errors), all tests
+#   scripts/setup.sh packages                        only install what `test` needs (.ci/run)
 #
 # Works as root or as a user with sudo; never prompts.
 set -euo pipefail
@@ -11,23 +12,25 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  run | test) shift ;;
+  run | test | packages) shift ;;
   *)
-    echo "usage: scripts/setup.sh run [gpu-advise arguments...] | scripts/setup.sh test" >&2
+    echo "usage: scripts/setup.sh run [gpu-advise arguments...] | scripts/setup.sh test | scripts/setup.sh packages" >&2
     exit 2
     ;;
 esac
 
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev catch2)
-if [ "$mode" = test ]; then
+if [ "$mode" != run ]; then
   # The golden tests validate JSON with python3-jsonschema and render the HTML
   # report in headless Chromium (with CJK fonts for the Chinese report).
   packages+=(python3 python3-jsonschema chromium fonts-noto-cjk)
   # The sanitizer build uses g++; the fuzz targets need clang and libFuzzer;
   # CI checks the formatting with clang-format-14 and the code with clang-tidy-14.
   packages+=(clang-14 libfuzzer-14-dev clang-format-14 clang-tidy-14)
-  # CI builds the benchmarks so they keep compiling (docs/performance.md).
-  packages+=(libbenchmark-dev)
+  # CI builds the benchmarks so they keep compiling (docs/performance.md),
+  # measures the functions with universal-ctags (scripts/check-size.sh) and
+  # tests the .deb on a clean Debian 12 root made by debootstrap.
+  packages+=(libbenchmark-dev universal-ctags debootstrap)
 fi
 
 missing=()
@@ -44,6 +47,9 @@ if ((${#missing[@]} > 0)); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
+if [ "$mode" = packages ]; then
+  exit 0
+fi
 if [ "$mode" = test ]; then
   cmake --preset dev
   cmake --build --preset dev

@@ -2,14 +2,46 @@
 # Builds the release .deb and tests it twice:
 #  1. on this machine: dpkg -i, the main command from PATH, the man page and
 #     the bash completion, then dpkg -r;
-#  2. on a clean Debian 12: a minimal bookworm root made by debootstrap (cached
-#     in build/debian12-root, copied fresh for every run), where apt installs
-#     the .deb and resolves its dependencies from the Debian archive, as on a
-#     user's machine, and the main command runs from / inside it.
+#  2. on a clean Debian 12: a minimal bookworm root made by debootstrap, where
+#     apt installs the .deb and resolves its dependencies from the Debian
+#     archive, as on a user's machine, and the main command runs from / inside it.
+# The root is made once and kept outside the checkout, so a clean checkout on a
+# machine that keeps it does not make it again (GPU_ADVISE_DEBIAN_ROOT, default
+# /var/cache/gpu-advise/debian12-root); each run works on a fresh copy.
+#
+#   scripts/test-package.sh              build the package and test it (uses the release tree)
+#   scripts/test-package.sh --root-only  only make the clean root when it is missing
+#                                        (.ci/run starts this early, in the background)
+#
 # Needs root (CI runs as root) and the Debian archive (GPU_ADVISE_DEBIAN_MIRROR,
 # default http://deb.debian.org/debian). Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+pristine=${GPU_ADVISE_DEBIAN_ROOT:-/var/cache/gpu-advise/debian12-root}
+
+# The clean root, made when missing: into a scratch folder first, so a run cut
+# short never leaves half a root where a whole one is expected.
+make_root() {
+  if [ -x "$pristine/usr/bin/apt-get" ]; then
+    echo "package: the clean Debian 12 root is cached in $pristine"
+    return
+  fi
+  if ! command -v debootstrap >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+  fi
+  mkdir -p "$(dirname "$pristine")"
+  local scratch="$pristine.partial"
+  rm -rf "$scratch"
+  debootstrap --variant=minbase bookworm "$scratch" "${GPU_ADVISE_DEBIAN_MIRROR:-http://deb.debian.org/debian}" >/dev/null
+  rm -rf "$pristine"
+  mv "$scratch" "$pristine"
+  echo "package: made a clean Debian 12 root in $pristine"
+}
+if [ "${1:-}" = --root-only ]; then
+  make_root
+  exit 0
+fi
+
 cmake --workflow --preset release >/dev/null
 (cd build/release && cpack -G DEB >/dev/null)
 deb=$(ls build/release/gpu-advise_*_*.deb | head -1)
@@ -32,7 +64,6 @@ if [ "$recommends" != bash-completion ]; then
 fi
 echo "package: Recommends: $recommends"
 
-pristine=build/debian12-root
 root=build/debian12-test
 cleanup() {
   dpkg -r gpu-advise >/dev/null 2>&1 || true
@@ -54,13 +85,7 @@ dpkg -r gpu-advise >/dev/null
 echo "package: installed, ran and removed on this machine"
 
 # 2. A clean Debian 12.
-if [ ! -x "$pristine/usr/bin/apt-get" ]; then
-  if ! command -v debootstrap >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
-  fi
-  rm -rf "$pristine"
-  debootstrap --variant=minbase bookworm "$pristine" "${GPU_ADVISE_DEBIAN_MIRROR:-http://deb.debian.org/debian}" >/dev/null
-fi
+make_root
 rm -rf "$root"
 cp -a "$pristine" "$root"
 cp "$deb" "$root/tmp/gpu-advise.deb"

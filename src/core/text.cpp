@@ -56,6 +56,13 @@ std::optional<std::string> closest(std::string_view word, const Range& candidate
   std::size_t best_distance = limit + 1;
   for (const auto& candidate : candidates) {
     const std::string other = to_lower(candidate);
+    // The distance is at least the difference in length: a candidate that
+    // difference already rules out is not compared (a 200 KB word against
+    // the catalog's ids is then linear, not 200 KB times every id).
+    const std::size_t gap = folded.size() > other.size() ? folded.size() - other.size() : other.size() - folded.size();
+    if (gap >= std::min(folded.size(), other.size()) || gap >= best_distance) {
+      continue;
+    }
     const std::size_t distance = edit_distance(folded, other);
     // A "suggestion" that shares almost nothing with the word is noise.
     if (distance >= std::min(folded.size(), other.size())) {

@@ -423,7 +423,7 @@ TEST_CASE("data files that are pipes, devices or sockets never block", "[cli][in
   CHECK(zero.seconds < 5);
 }
 
-TEST_CASE("batch from endless or binary input ends with an error in bounded memory", "[cli][batch][memory]") {
+TEST_CASE("batch from endless or binary input ends with an error in bounded memory", "[cli][batch][memory][slow]") {
   // The peak memory of one short request is the baseline; the bound holds
   // under the sanitizers too, where the baseline is several times larger.
   const Result baseline = shell("echo '" + valid_line + "' | \"$GA\" batch");
