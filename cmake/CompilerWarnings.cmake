@@ -10,8 +10,8 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   # (google/googletest#4108, open-telemetry/opentelemetry-cpp#2134) that moves
   # from line to line as inlining changes, so it is silenced for GCC 12 only.
   # Likewise -Wmaybe-uninitialized on the value inside a std::optional<double>
-  # once fmt is inlined (the header-only fmt of the static build): GCC bug
-  # 80635, the same false positive at -O2/-O3.
+  # once fmt's templates are inlined: GCC bug 80635, the same false positive
+  # at -O2/-O3.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(gpu_advise_warnings INTERFACE -Wno-restrict -Wno-maybe-uninitialized)
   endif()

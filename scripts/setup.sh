@@ -24,9 +24,10 @@ if [ "$mode" != run ]; then
   # The golden tests validate JSON with python3-jsonschema and render the HTML
   # report in headless Chromium (with CJK fonts for the Chinese report).
   packages+=(python3 python3-jsonschema chromium fonts-noto-cjk)
-  # The sanitizer build uses g++; the fuzz targets need clang and libFuzzer;
-  # CI checks the formatting with clang-format-14 and the code with clang-tidy-14.
-  packages+=(clang-14 libfuzzer-14-dev clang-format-14 clang-tidy-14)
+  # The sanitizer and fuzz build uses clang and libFuzzer, the test builds link
+  # with lld; CI checks the formatting with clang-format-14 and the code with
+  # clang-tidy-14.
+  packages+=(clang-14 libfuzzer-14-dev lld clang-format-14 clang-tidy-14)
   # CI builds the benchmarks so they keep compiling (docs/performance.md),
   # measures the functions with universal-ctags (scripts/check-size.sh) and
   # tests the .deb on a clean Debian 12 root made by debootstrap.

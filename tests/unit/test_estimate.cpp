@@ -473,7 +473,7 @@ TEST_CASE("the count search finds the smallest count that fits, checked against 
 }
 
 TEST_CASE("the pretraining count search meets the deadline with the fewest GPUs, checked against every count",
-          "[estimate][search]") {
+          "[estimate][search][exhaustive]") {
   // The family bisection (per tensor x pipeline x ZeRO x recompute) against
   // every count of the ones considered, with the deadline the binding limit.
   const Catalog catalog = load_embedded_catalog();

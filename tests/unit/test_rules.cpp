@@ -250,14 +250,20 @@ std::size_t check_prefilter(const RuleSet& rules) {
               const auto all = evaluate(rules, facts);
               const auto skipped = evaluate(rules, facts, may_fire);
               REQUIRE(all.size() == skipped.size());
+              // One assertion per (request, card), naming every rule that
+              // differs: 1.5 million Catch assertions took 37 s under ASan.
+              std::string differs;
               bool rejected = false;
               for (std::size_t i = 0; i < all.size(); ++i) {
-                CAPTURE(all[i].rule_id, gpu.id, to_string(task), to_string(region), to_string(mode));
-                CHECK(all[i].fired == skipped[i].fired);
-                CHECK(all[i].message == skipped[i].message);
-                CHECK_FALSE((all[i].fired && !may_fire[i]));  // never rules out a rule that fires
+                const bool same = all[i].fired == skipped[i].fired && all[i].message == skipped[i].message;
+                const bool ruled_out_but_fires = all[i].fired && !may_fire[i];
+                if (!same || ruled_out_but_fires) {
+                  differs += all[i].rule_id + (same ? " (fires but was ruled out) " : " (findings differ) ");
+                }
                 rejected = rejected || (all[i].fired && all[i].effect == EffectKind::reject);
               }
+              CAPTURE(gpu.id, to_string(task), to_string(region), to_string(mode), params);
+              CHECK(differs.empty());
               CHECK(rejected_by_rules(rules, facts) == rejected);
               ++compared;
             }
@@ -272,7 +278,8 @@ std::size_t check_prefilter(const RuleSet& rules) {
 
 }  // namespace
 
-TEST_CASE("rules: what the request alone decides is decided once per request, with the same findings", "[rules]") {
+TEST_CASE("rules: what the request alone decides is decided once per request, with the same findings",
+          "[rules][exhaustive]") {
   CHECK(check_prefilter(load_embedded_rules()) > 0);  // the test can fail: some rules are decided by the request
   // Conditions the shipped rules do not use: not, not-any, exists, between,
   // and a request field beside a card field under every combination.
