@@ -169,6 +169,7 @@ struct CostEstimate {
   bool spot = false;                  // priced on spot quotes (--spot, where the card has one)
   bool spot_missing = false;          // --spot, but no spot quote here: priced on demand
   bool lease_rates_only = false;      // every rent quote in the region is a monthly or longer lease
+  int no_instance_for_gpus = 0;       // price file: no instance holds the plan's sharded group of this many GPUs
   std::optional<Range> rent_usd;      // training: the run; inference: per hour of serving
   std::optional<Range> purchase_usd;  // capex: whole servers and their network (ownership)
   std::optional<Range> buy_usd;       // cost of ownership: training, the run's busy GPU-hours; inference, a month

@@ -163,6 +163,7 @@ enum class Phrase {
   lease_rates_only,
   quotes,
   no_rent_price,
+  no_rent_instance,
   cheapest_fastest,
   cheapest,
   fastest,

@@ -80,9 +80,33 @@ std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu) {
   return counts;
 }
 
-std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& quotes, int count) {
+int gpus_together(const Estimate& e, const GpuSpec& gpu) {
+  const Layout& l = e.layout;
+  const int group = e.training && l.zero_stage >= 3 ? l.gpus() : l.model_parallel();
+  return std::clamp(group, 1, std::max(1, gpu.node.gpus_per_node));
+}
+
+int largest_instance(const Request& request, const GpuSpec& gpu) {
+  if (request.mode != CostMode::rent || std::any_of(request.prices.begin(), request.prices.end(),
+                                                    [&](const PriceOverride& p) { return p.gpu_id == gpu.id; })) {
+    return 0;
+  }
+  int largest = 0;
+  for (const PriceQuote* quote : file_quotes(request, gpu)) {
+    if (quote->gpus_per_instance <= 0) {
+      return 0;
+    }
+    largest = std::max(largest, quote->gpus_per_instance);
+  }
+  return largest;
+}
+
+std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& quotes, int count, int together) {
   std::optional<RentOffer> best;
   for (const PriceQuote* quote : quotes) {
+    if (quote->gpus_per_instance > 0 && quote->gpus_per_instance < together) {
+      continue;  // the sharded group would be split over instances
+    }
     RentOffer offer;
     offer.gpus_per_instance = std::max(0, quote->gpus_per_instance);
     const int per_instance = std::max(1, offer.gpus_per_instance);
@@ -252,17 +276,24 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     c.price_basis = PriceBasis::user_price;
     const double usd = user_price->usd_per_gpu_hour;
     c.rent_usd_per_gpu_hour = Range{usd, usd, usd};
-  } else if (auto offer = cheapest_offer(file_quotes(request, gpu), e.count)) {
+  } else if (const auto quotes = file_quotes(request, gpu); !quotes.empty()) {
     c.price_basis = PriceBasis::price_file;
-    c.rent_usd_per_gpu_hour = Range{offer->usd_per_gpu_hour, offer->usd_per_gpu_hour, offer->usd_per_gpu_hour};
-    c.spot = offer->kind == PriceKind::spot;
-    c.spot_missing = request.spot && !c.spot;
-    paid = offer->paid_gpus;
-    c.offer = std::move(offer);
+    const int together = gpus_together(e, gpu);
+    if (auto offer = cheapest_offer(quotes, e.count, together)) {
+      c.rent_usd_per_gpu_hour = Range{offer->usd_per_gpu_hour, offer->usd_per_gpu_hour, offer->usd_per_gpu_hour};
+      c.spot = offer->kind == PriceKind::spot;
+      c.spot_missing = request.spot && !c.spot;
+      paid = offer->paid_gpus;
+      c.offer = std::move(offer);
+    } else {
+      // Only instances smaller than the plan's sharded group: no price,
+      // rather than one server's time at the price of several instances.
+      c.no_instance_for_gpus = together;
+    }
   } else {
     c.price_basis = PriceBasis::catalog_quotes;
-    const std::vector<PriceQuote> quotes = market_quotes(request, gpu, c.spot);
-    c.rent_usd_per_gpu_hour = price_range(quotes);
+    const std::vector<PriceQuote> market = market_quotes(request, gpu, c.spot);
+    c.rent_usd_per_gpu_hour = price_range(market);
     c.spot_missing = request.spot && !c.spot && c.rent_usd_per_gpu_hour;
   }
   if (c.rent_usd_per_gpu_hour && c.price_basis == PriceBasis::catalog_quotes && !c.spot) {

@@ -127,10 +127,17 @@ void keep_smallest(MemoryBreakdown& smallest, const MemoryBreakdown& memory) {
 }
 
 // Serving at n GPUs: of the layouts that fit and meet the targets (and the
-// request rate), the one that serves the most requests per second.
+// request rate), the one that serves the most requests per second; first
+// those whose model copy fits in one of the instances a price file rents
+// (copies may sit on separate instances, a copy may not; cost.cpp).
 Probe probe_serving(const Request& request, const ModelShape& model, const GpuSpec& gpu, int n, double usable,
                     bool relax) {
   Probe result;
+  const int instance = largest_instance(request, gpu);
+  const int node = std::max(1, gpu.node.gpus_per_node);
+  auto rentable = [&](const Layout& layout) {
+    return instance == 0 || std::min(layout.model_parallel(), node) <= instance;
+  };
   for (const Layout& layout : serving_layouts(request, model, gpu, n)) {
     const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
     keep_smallest(result.smallest, memory);
@@ -152,7 +159,10 @@ Probe probe_serving(const Request& request, const ModelShape& model, const GpuSp
       continue;
     }
     const double preference = served.estimate->requests_per_s.typical;
-    if (!result.candidate || preference > result.candidate->preference) {
+    const bool better =
+        !result.candidate || rentable(layout) > rentable(result.candidate->layout) ||
+        (rentable(layout) == rentable(result.candidate->layout) && preference > result.candidate->preference);
+    if (better) {
       result.candidate = Candidate{layout, memory, preference, served.estimate};
     }
   }

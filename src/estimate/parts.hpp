@@ -246,8 +246,20 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
 // that are all instances, their shapes and the counts up to a server that
 // whole instances of one shape make (1, 2, 4, the server); else the catalog's.
 [[nodiscard]] std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu);
+// The GPUs of a plan that must share one server: its sharded group (training
+// under ZeRO-3/FSDP: every rank; otherwise, and serving, one model copy's
+// tensor x pipeline x context GPUs), at most a server. Data-parallel replicas
+// and serving copies may sit on separate instances; a sharded group's
+// collectives are timed on the server's scale-up link (docs/methodology.md §6.1).
+[[nodiscard]] int gpus_together(const Estimate& e, const GpuSpec& gpu);
+// The most GPUs one rented instance holds, when the request's price file
+// rents the card in the market only as instances; 0 when any group can be
+// rented together (no price file there, a quote by the GPU, or --price).
+[[nodiscard]] int largest_instance(const Request& request, const GpuSpec& gpu);
 // The cheapest of `quotes` for `count` GPUs, in whole instances (fewer GPUs
-// paid for, then the earlier quote, on a tie); nullopt when `quotes` is empty.
-[[nodiscard]] std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& quotes, int count);
+// paid for, then the earlier quote, on a tie), among the quotes rented by the
+// GPU or in instances of at least `together` GPUs; nullopt when none is.
+[[nodiscard]] std::optional<RentOffer> cheapest_offer(const std::vector<const PriceQuote*>& quotes, int count,
+                                                      int together = 1);
 
 }  // namespace gpu_advise::sizing

@@ -556,6 +556,7 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     w.field("spot", e.cost.spot);
     w.field("spot_missing", e.cost.spot_missing);
     w.field("lease_rates_only", e.cost.lease_rates_only);
+    w.field("no_instance_for_gpus", e.cost.no_instance_for_gpus);
     optional_range(w, "rent", e.cost.rent_usd);
     w.field("rent_basis", e.training ? "whole run" : "per hour of serving");
     optional_range(w, "purchase", e.cost.purchase_usd);

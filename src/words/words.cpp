@@ -396,6 +396,8 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                           format::money(c.usd_per_million_tokens->typical, unit)) +
                       leases);
     }
+  } else if (c.no_instance_for_gpus > 0) {
+    lines.push_back(say(language, Phrase::no_rent_instance, c.no_instance_for_gpus, c.no_instance_for_gpus));
   } else {
     lines.push_back(say(language, Phrase::no_rent_price));
   }

@@ -102,21 +102,64 @@ TEST_CASE("the cheapest instance for the count wins, idle GPUs are paid for and 
 
 TEST_CASE("the shapes in a file are the counts a card is rented in", "[cli][prices]") {
   // The catalog rents the H100 PCIe as 1, 2, 4 or 8; Lambda's file only as 1-GPU
-  // instances, so eight of them are eight instances.
+  // instances. Eight serving copies of one GPU each are eight instances.
+  const Result r = run({"--params", "3B", "--task", "inference", "--request-rate", "30", "--gpu", "h100-pcie",
+                        "--price-file", lambda, "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto plan = nlohmann::json::parse(r.out)["recommendations"][0];
+  REQUIRE(plan["count"].get<int>() > 1);
+  CHECK(plan["layout"]["tensor_parallel"] == 1);
+  CHECK(plan["cost_usd"]["offer"]["instances"] == plan["count"]);
+  CHECK(plan["cost_usd"]["offer"]["gpus_per_instance"] == 1);
+  CHECK(plan["cost_usd"]["no_instance_for_gpus"] == 0);
+  // Lambda rents the A10 by the one-GPU instance, so copies of one GPU are as
+  // many instances (the catalog's 4-GPU server is no bar).
+  const Result a10 = run({"--params", "1B", "--task", "inference", "--request-rate", "20", "--gpu", "a10",
+                          "--price-file", lambda, "--format", "json"});
+  REQUIRE(a10.status == 0);
+  const auto small = nlohmann::json::parse(a10.out)["recommendations"][0];
+  CHECK(small["cost_usd"]["offer"]["instances"] == small["count"]);
+}
+
+TEST_CASE("a sharded group is never rented as separate smaller instances", "[cli][prices]") {
+  // Issue 33: a 4-GPU FSDP 70B LoRA was "4 x gpu_1x_h100_pcie" with the time of
+  // four GPUs in one server. FSDP (ZeRO-3) shards the model over every rank, so
+  // the four must share a server: Lambda's 1-GPU instances do not price it.
   const Result r =
       run({"--params", "70B", "--task", "lora", "--gpu", "h100-pcie", "--price-file", lambda, "--format", "json"});
   REQUIRE(r.status == 0);
   const auto plan = nlohmann::json::parse(r.out)["recommendations"][0];
-  CHECK(plan["cost_usd"]["offer"]["instances"] == plan["count"]);
-  CHECK(plan["cost_usd"]["offer"]["gpus_per_instance"] == 1);
-  // Lambda rents the A10 by the one-GPU instance, so two are two instances
-  // (the catalog's 4-GPU server is no bar).
-  const Result a10 = run({"--params", "13B", "--task", "lora", "--gpu", "a10", "--budget", "low", "--price-file",
-                          lambda, "--format", "json"});
-  REQUIRE(a10.status == 0);
-  const auto small = nlohmann::json::parse(a10.out)["recommendations"][0];
-  CHECK(small["count"] == 2);
-  CHECK(small["cost_usd"]["offer"]["instances"] == 2);
+  REQUIRE(plan["layout"]["zero_stage"] == 3);
+  CHECK(plan["cost_usd"]["offer"].is_null());
+  CHECK(plan["cost_usd"]["rent"].is_null());
+  CHECK(plan["cost_usd"]["no_instance_for_gpus"] == plan["count"]);
+  const Result text = wide({"--params", "70B", "--task", "lora", "--gpu", "h100-pcie", "--price-file", lambda});
+  CHECK_THAT(text.out, Catch::Contains("rents this card only in instances of fewer than 4 GPUs"));
+  const Result zh =
+      wide({"--params", "70B", "--task", "lora", "--gpu", "h100-pcie", "--price-file", lambda, "--lang", "zh"});
+  CHECK_THAT(zh.out, Catch::Contains("价格文件中此卡只有少于 4 卡的实例"));
+  // A serving copy of tensor parallel 2 is a sharded group of two: 1-GPU
+  // instances do not hold it either.
+  const Result tp = run({"--params", "8B", "--task", "inference", "--request-rate", "5", "--precision", "int8", "--gpu",
+                         "a10", "--price-file", lambda, "--format", "json"});
+  REQUIRE(tp.status == 0);
+  const auto copies = nlohmann::json::parse(tp.out)["recommendations"][0];
+  REQUIRE(copies["layout"]["tensor_parallel"] == 2);  // one A10 misses 50 ms per token
+  CHECK(copies["cost_usd"]["offer"].is_null());
+  CHECK(copies["cost_usd"]["no_instance_for_gpus"] == 2);
+  // At 100 ms per token one A10 per copy meets the target: copies that fit the
+  // 1-GPU instances are preferred to faster copies that would not (before:
+  // 6 copies of tensor parallel 2, priced as twelve separate instances).
+  const Result looser = run({"--params", "8B", "--task", "inference", "--request-rate", "5", "--precision", "int8",
+                             "--tpot-ms", "100", "--gpu", "a10", "--price-file", lambda, "--format", "json"});
+  REQUIRE(looser.status == 0);
+  const auto rentable = nlohmann::json::parse(looser.out)["recommendations"][0];
+  CHECK(rentable["layout"]["tensor_parallel"] == 1);
+  CHECK(rentable["cost_usd"]["offer"]["instances"] == rentable["count"]);
+  // Eight GPUs in one 8-GPU instance keep their FSDP group together.
+  const Result eight = run({"--params", "70B", "--task", "lora", "--gpu", "h100-sxm5", "--count", "8", "--price-file",
+                            lambda, "--format", "json"});
+  CHECK(nlohmann::json::parse(eight.out)["recommendations"][0]["cost_usd"]["offer"]["gpus_per_instance"] == 8);
 }
 
 TEST_CASE("a quotes file prices a plan by the GPU, in its own currency and market", "[cli][prices]") {

@@ -703,6 +703,35 @@ TEST_CASE("a price file's cheapest offer for a count is in whole instances, idle
   CHECK(offer->instance_type.empty());  // by the GPU: 4 paid, not 8
   CHECK(offer->paid_gpus == 4);
   CHECK_FALSE(sizing::cheapest_offer({}, 4));
+  // A sharded group of 4 (FSDP over 4, or a copy of tensor parallel 4) is
+  // never split over 1-GPU instances: the 4-GPU instance, or none at all.
+  offer = sizing::cheapest_offer(all, 4, 4);
+  REQUIRE(offer);
+  CHECK(offer->instance_type == "gpu_4x");
+  offer = sizing::cheapest_offer(all, 3, 4);  // a group of 4 but 3 GPUs: still one instance of 4 or more
+  CHECK(offer->instance_type == "gpu_4x");
+  CHECK_FALSE(sizing::cheapest_offer({&one}, 4, 2));
+  CHECK(sizing::cheapest_offer({&one, &per_gpu}, 4, 4)->instance_type.empty());  // by the GPU: any group
+}
+
+TEST_CASE("the GPUs a plan keeps in one server: the sharded group, at most a server", "[estimate][prices]") {
+  GpuSpec gpu = test::card("h", 80, 3350, 989, 8, std::nullopt);
+  Estimate e;
+  e.training = TrainingEstimate{};
+  e.layout.data = 16;
+  e.layout.zero_stage = 3;  // FSDP over 16: a server's worth together, the rest over the network
+  CHECK(sizing::gpus_together(e, gpu) == 8);
+  e.layout.data = 4;
+  CHECK(sizing::gpus_together(e, gpu) == 4);
+  e.layout.zero_stage = 2;  // replicas: each GPU may sit apart
+  CHECK(sizing::gpus_together(e, gpu) == 1);
+  e.layout.tensor = 2;  // a tensor-parallel pair is a group
+  CHECK(sizing::gpus_together(e, gpu) == 2);
+  e.training.reset();  // serving: one copy's GPUs
+  e.layout.tensor = 4;
+  e.layout.pipeline = 1;
+  e.layout.data = 3;
+  CHECK(sizing::gpus_together(e, gpu) == 4);
 }
 
 TEST_CASE("a price file's shapes and kinds in the request's market are what a plan rents", "[estimate][prices]") {
