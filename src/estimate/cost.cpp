@@ -80,9 +80,8 @@ std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu) {
   return counts;
 }
 
-int gpus_together(const Estimate& e, const GpuSpec& gpu) {
-  const Layout& l = e.layout;
-  const int group = e.training && l.zero_stage >= 3 ? l.gpus() : l.model_parallel();
+int gpus_together(const Layout& l, bool training, const GpuSpec& gpu) {
+  const int group = training && l.zero_stage >= 3 ? l.gpus() : l.model_parallel();
   return std::clamp(group, 1, std::max(1, gpu.node.gpus_per_node));
 }
 
@@ -278,7 +277,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     c.rent_usd_per_gpu_hour = Range{usd, usd, usd};
   } else if (const auto quotes = file_quotes(request, gpu); !quotes.empty()) {
     c.price_basis = PriceBasis::price_file;
-    const int together = gpus_together(e, gpu);
+    const int together = gpus_together(e.layout, e.training.has_value(), gpu);
     if (auto offer = cheapest_offer(quotes, e.count, together)) {
       c.rent_usd_per_gpu_hour = Range{offer->usd_per_gpu_hour, offer->usd_per_gpu_hour, offer->usd_per_gpu_hour};
       c.spot = offer->kind == PriceKind::spot;

@@ -134,10 +134,7 @@ Probe probe_serving(const Request& request, const ModelShape& model, const GpuSp
                     bool relax) {
   Probe result;
   const int instance = largest_instance(request, gpu);
-  const int node = std::max(1, gpu.node.gpus_per_node);
-  auto rentable = [&](const Layout& layout) {
-    return instance == 0 || std::min(layout.model_parallel(), node) <= instance;
-  };
+  auto rentable = [&](const Layout& layout) { return instance == 0 || gpus_together(layout, false, gpu) <= instance; };
   for (const Layout& layout : serving_layouts(request, model, gpu, n)) {
     const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
     keep_smallest(result.smallest, memory);

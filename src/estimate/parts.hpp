@@ -251,7 +251,7 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
 // tensor x pipeline x context GPUs), at most a server. Data-parallel replicas
 // and serving copies may sit on separate instances; a sharded group's
 // collectives are timed on the server's scale-up link (docs/methodology.md §6.1).
-[[nodiscard]] int gpus_together(const Estimate& e, const GpuSpec& gpu);
+[[nodiscard]] int gpus_together(const Layout& layout, bool training, const GpuSpec& gpu);
 // The most GPUs one rented instance holds, when the request's price file
 // rents the card in the market only as instances; 0 when any group can be
 // rented together (no price file there, a quote by the GPU, or --price).

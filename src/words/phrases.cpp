@@ -233,10 +233,10 @@ constexpr Entry entries[] = {
    "ID=PRICE)",
    "目录中没有注明来源的租用报价：成本分取有报价各卡的中位数（可用 --price 按“型号=价格”指定）"},
   {Phrase::no_rent_instance,
-   "no price: the price file rents this card only in instances of fewer than {} GPUs, and the plan's sharded group "
-   "(FSDP/ZeRO-3, tensor or pipeline parallel) needs {} in one server; separate instances would not keep its time "
+   "no price: the price file rents this card only in instances of fewer than {0} GPUs, and the plan's sharded group "
+   "(FSDP/ZeRO-3, tensor or pipeline parallel) needs {0} in one server; separate instances would not keep its time "
    "(add an instance of that size to the file, or give a price with --price ID=PRICE)",
-   "无报价：价格文件中此卡只有少于 {} 卡的实例，而该方案的分片组（FSDP/ZeRO-3、张量或流水线并行）需要在一台服务器内有 {} "
+   "无报价：价格文件中此卡只有少于 {0} 卡的实例，而该方案的分片组（FSDP/ZeRO-3、张量或流水线并行）需要在一台服务器内有 {0} "
    "卡；分开的实例达不到这里估算的时间（请在文件中加入这种规格的实例，或用 --price 按“型号=价格”指定）"},
   {Phrase::cheapest_fastest, "cheapest and fastest of the cards that fit", "可行方案中最便宜且最快"},
   {Phrase::cheapest, "cheapest of the cards that fit", "可行方案中最便宜"},

@@ -397,7 +397,7 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                       leases);
     }
   } else if (c.no_instance_for_gpus > 0) {
-    lines.push_back(say(language, Phrase::no_rent_instance, c.no_instance_for_gpus, c.no_instance_for_gpus));
+    lines.push_back(say(language, Phrase::no_rent_instance, c.no_instance_for_gpus));
   } else {
     lines.push_back(say(language, Phrase::no_rent_price));
   }

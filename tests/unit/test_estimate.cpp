@@ -715,23 +715,20 @@ TEST_CASE("a price file's cheapest offer for a count is in whole instances, idle
 }
 
 TEST_CASE("the GPUs a plan keeps in one server: the sharded group, at most a server", "[estimate][prices]") {
-  GpuSpec gpu = test::card("h", 80, 3350, 989, 8, std::nullopt);
-  Estimate e;
-  e.training = TrainingEstimate{};
-  e.layout.data = 16;
-  e.layout.zero_stage = 3;  // FSDP over 16: a server's worth together, the rest over the network
-  CHECK(sizing::gpus_together(e, gpu) == 8);
-  e.layout.data = 4;
-  CHECK(sizing::gpus_together(e, gpu) == 4);
-  e.layout.zero_stage = 2;  // replicas: each GPU may sit apart
-  CHECK(sizing::gpus_together(e, gpu) == 1);
-  e.layout.tensor = 2;  // a tensor-parallel pair is a group
-  CHECK(sizing::gpus_together(e, gpu) == 2);
-  e.training.reset();  // serving: one copy's GPUs
-  e.layout.tensor = 4;
-  e.layout.pipeline = 1;
-  e.layout.data = 3;
-  CHECK(sizing::gpus_together(e, gpu) == 4);
+  const GpuSpec gpu = test::card("h", 80, 3350, 989, 8, std::nullopt);
+  Layout l;
+  l.data = 16;
+  l.zero_stage = 3;  // FSDP over 16: a server's worth together, the rest over the network
+  CHECK(sizing::gpus_together(l, true, gpu) == 8);
+  l.data = 4;
+  CHECK(sizing::gpus_together(l, true, gpu) == 4);
+  l.zero_stage = 2;  // replicas: each GPU may sit apart
+  CHECK(sizing::gpus_together(l, true, gpu) == 1);
+  l.tensor = 2;  // a tensor-parallel pair is a group
+  CHECK(sizing::gpus_together(l, true, gpu) == 2);
+  l.tensor = 4;  // serving: one copy's GPUs, whatever the copies
+  l.data = 3;
+  CHECK(sizing::gpus_together(l, false, gpu) == 4);
 }
 
 TEST_CASE("a price file's shapes and kinds in the request's market are what a plan rents", "[estimate][prices]") {
