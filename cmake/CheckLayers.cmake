@@ -4,7 +4,7 @@
 #
 #   core, render   no <CLI/...>, no <nlohmann/...>
 #   render         nothing from the advise stage (gpu_advise/advisor.hpp,
-#                  fit.hpp, scoring.hpp): the renderers, src/render/ in the
+#                  fit.hpp, choose.hpp): the renderers, src/render/ in the
 #                  render and json libraries, read fit's report from
 #                  fit_report.hpp
 #   all but cli    no <CLI/...>
@@ -43,7 +43,7 @@ function(gpu_advise_check_layers)
   foreach(target gpu_advise_core_objects gpu_advise_core gpu_advise_render)
     gpu_advise_forbid(${target} "^#include <nlohmann/" "nlohmann-json is for the json layer and src/cli/ only")
   endforeach()
-  set(advise_stage "^#include \"gpu_advise/(advisor|fit|scoring)\\.hpp\"")
+  set(advise_stage "^#include \"gpu_advise/(advisor|choose|fit)\\.hpp\"")
   string(CONCAT why "renderers take facts from the Report (fit's from fit_report.hpp) and words from words.hpp, "
                     "not the advise stage")
   gpu_advise_forbid(gpu_advise_render "${advise_stage}" "${why}")

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,9 @@ struct TrainingEstimate {
   Range wall_hours;     // elapsed: compute, offload stalls, and lost time at the goodput
   double goodput = 1;   // the share of the wall time spent training (1: not applied)
   Range offload_hours;  // --offload: wall hours waiting on the host's optimizer and PCIe (0 without)
+  // Held and paid for around the run, not in wall_hours: provisioning and the
+  // image, loading the weights, saving the result (docs/methodology.md §6.1).
+  double job_overhead_hours = 0;
 };
 
 // Serving at an operating point (docs/methodology.md §5): a continuous-batching
@@ -165,14 +169,15 @@ enum class OwnershipGap { none, no_purchase_price, no_new_price, no_used_price, 
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
   PriceBasis price_basis = PriceBasis::catalog_quotes;
-  std::optional<RentOffer> offer;     // price_file: the instance rented
-  bool spot = false;                  // priced on spot quotes (--spot, where the card has one)
-  bool spot_missing = false;          // --spot, but no spot quote here: priced on demand
-  bool lease_rates_only = false;      // every rent quote in the region is a monthly or longer lease
-  int no_instance_for_gpus = 0;       // price file: no instance holds the plan's sharded group of this many GPUs
-  std::optional<Range> rent_usd;      // training: the run; inference: per hour of serving
-  std::optional<Range> purchase_usd;  // capex: whole servers and their network (ownership)
-  std::optional<Range> buy_usd;       // cost of ownership: training, the run's busy GPU-hours; inference, a month
+  std::optional<RentOffer> offer;           // price_file: the instance rented
+  bool spot = false;                        // priced on spot quotes (--spot, where the card has one)
+  bool spot_missing = false;                // --spot, but no spot quote here: priced on demand
+  bool lease_rates_only = false;            // every rent quote in the region is a monthly or longer lease
+  int no_instance_for_gpus = 0;             // price file: no instance holds the plan's sharded group of this many GPUs
+  std::optional<Range> rent_usd;            // training: the run; inference: per hour of serving
+  std::optional<double> rent_overhead_usd;  // training: of rent_usd, typical, the job's start-up, loading and saving
+  std::optional<Range> purchase_usd;        // capex: whole servers and their network (ownership)
+  std::optional<Range> buy_usd;             // cost of ownership: training, the run's busy GPU-hours; inference, a month
   std::optional<OwnershipCost> ownership;
   OwnershipGap ownership_gap = OwnershipGap::none;
   std::optional<double> energy_usd;             // training: the run; inference: per month
@@ -229,20 +234,20 @@ struct Sizing {
     node,        // the next step would leave the one server the plan fits in
     batch,       // the next step needs more data-parallel ranks than the global batch has sequences
     offer,       // no larger count on offer within --max-gpus
-    cost,        // balanced: the next step would cost more than 10% more
-    once,        // balanced: one step taken
+    cost,        // the next candidate costs more than the tier's premium for the time it saves
   };
   int needed = 0;    // the fewest GPUs that fit (and meet the deadline), in any count
   int smallest = 0;  // the fewest on offer (rent shapes, whole servers) that do
   Stop stop = Stop::fixed;
   int next = 0;                    // the count the next step would take (0: none on offer)
   double next_cut = 0;             // the share of the time (or time per token) that step would save
+  double next_extra_cost = 0;      // cost: the share that step would add to the cost (per unit of work)
   double cut = 0;                  // the share saved from the smallest plan to this one
   double run_hours_threshold = 0;  // short_run: the run length under which the tier stops
   int batch_sequences = 0;         // batch: sequences in one optimizer step
 };
 
-// "fixed", "cost_first", "cap", "short_run", "small_cut", "node", "batch", "offer", "cost", "once".
+// "fixed", "cost_first", "cap", "short_run", "small_cut", "node", "batch", "offer", "cost".
 [[nodiscard]] std::span<const EnumName<Sizing::Stop>> names(Sizing::Stop);
 
 struct Estimate {
@@ -288,9 +293,47 @@ struct MemoryPolicy {
 // Bytes per parameter of the weights at the request's inference precision.
 [[nodiscard]] double weight_bytes(const Request& request, const ModelShape& model);
 
-// The full estimate for one card: the smallest count (and best layout) that
-// fits and meets --deadline, or exactly --count; then time or throughput and
-// cost.
+// ---- the plans a card offers, and the one a budget tier takes ----
+// (docs/methodology.md "How a plan is chosen")
+
+// What a plan's unit of work costs in the request's mode, typical: training,
+// the run; serving a --request-rate, an hour of it (buying: a month);
+// serving, a million output tokens at the operating point. nullopt without a price.
+[[nodiscard]] std::optional<double> objective_usd(const Request& request, const Estimate& estimate);
+// The plan's time: training, wall hours; serving, ms per output token at one
+// sequence (the fastest it serves a user).
+[[nodiscard]] double plan_time(const Estimate& estimate);
+
+// A plan on the cost-time plane; buying, its capex obeys the premium too.
+struct PlanPoint {
+  double cost = 0;
+  double time = 0;
+  std::optional<double> capex;
+};
+// A plan as the tiers see it; unpriced, costed in GPU-hours (runs) or GPUs
+// (serving), which compares plans of one card only.
+[[nodiscard]] PlanPoint plan_point(const Request& request, const Estimate& estimate);
+// What a tier pays per halving of the time, as a share of the cheapest
+// plan's cost: low 0, medium 0.10, high 1.0.
+[[nodiscard]] double tier_premium(BudgetTier tier);
+// Whether `plan` costs at most (1 + premium) to the power of the halvings of
+// time it saves over `cheapest` (and, buying, its capex too).
+[[nodiscard]] bool within_premium(const PlanPoint& cheapest, const PlanPoint& plan, double premium);
+// The fastest plan within the premium of the cheapest (the cheapest: least
+// cost, then time). Never dominated: a plan cheaper and faster would be within
+// the premium and faster. nullopt for no plans.
+[[nodiscard]] std::optional<std::size_t> pick_for_tier(std::span<const PlanPoint> plans, double premium);
+
+// The plans one card offers: the smallest count (and best layout) that fits
+// and meets --deadline, or exactly --count, and larger counts worth
+// considering, each doubling the last; a single plan that does not fit when
+// none does.
+[[nodiscard]] std::vector<Estimate> plans(const Request& request, const ModelShape& model, const GpuSpec& gpu);
+// Of one card's plans, the index its budget tier takes.
+[[nodiscard]] std::size_t tier_pick(const Request& request, const std::vector<Estimate>& plans);
+// plans[index], with why no larger one was taken (Sizing).
+[[nodiscard]] Estimate take_plan(const Request& request, std::vector<Estimate> plans, std::size_t index);
+// The plan the request's budget tier takes on one card (time or throughput and cost).
 [[nodiscard]] Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu);
 
 }  // namespace gpu_advise

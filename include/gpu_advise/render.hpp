@@ -19,7 +19,7 @@ enum class OutputFormat { text, json, markdown, html, csv, tsv };
 [[nodiscard]] std::span<const EnumName<OutputFormat>> names(OutputFormat);
 
 // The version of the JSON documents below; bumped on any incompatible change.
-inline constexpr int json_schema_version = 4;
+inline constexpr int json_schema_version = 5;
 
 // Terminal output: colour (ANSI) only when asked; prose wrapped to `width`
 // columns (0: no wrapping).

@@ -17,29 +17,27 @@
 
 namespace gpu_advise {
 
-// Each part is 0..1 before weighting; total is 0..100.
-struct ScoreBreakdown {
-  double cost = 0;      // cheapest plan = 1; without a price, the median of the priced plans' (neutral)
-  double speed = 0;     // fastest plan = 1
-  double headroom = 0;  // memory left: 25% or more = 1
-  double risk = 0;      // ecosystem and supply: 1 = CUDA with datasheet figures
-  double cost_weight = 0;
-  double speed_weight = 0;
-  double headroom_weight = 0;
-  double risk_weight = 0;
-  double rules = 0;  // points from the rules that fired
-  double total = 0;  // 100 x weighted parts + rules
-  bool cost_known = true;
+// What a plan is chosen on (docs/methodology.md "How a plan is chosen"):
+// its cost per unit of work in the request's mode, and its time.
+struct PlanObjective {
+  // The unit of work: a training run; an hour (renting) or a month (owning)
+  // of serving a --request-rate; a million output tokens otherwise.
+  enum class Kind { run, hour, month, million_tokens };
+  Kind kind = Kind::run;
+  std::optional<double> usd;      // typical; nullopt without a price
+  double time = 0;                // training: wall hours; serving: ms per output token at one sequence
+  std::optional<double> vs_best;  // usd over the Best's (both priced)
 };
 
 struct Recommendation {
   int rank = 0;
   GpuSpec gpu;
   Estimate estimate;
-  ScoreBreakdown score;
-  bool cheapest = false;          // the lowest known cost of the cards that fit
-  bool fastest = false;           // the fastest of the cards that fit
-  std::vector<Finding> findings;  // every rule's verdict on this card (fired ones first)
+  PlanObjective objective;
+  bool cheapest = false;          // the least cost per unit of work of the plans listed
+  bool fastest = false;           // the least time of the plans listed
+  int plans_considered = 1;       // this card's candidate plans that met every constraint
+  std::vector<Finding> findings;  // every rule's verdict on this plan (fired ones first)
 };
 
 // Why a card is not recommended: facts, which words.hpp turns into sentences.
@@ -58,7 +56,11 @@ struct OverBudget {  // the plan costs more than the budget amount
   double cost_usd = 0;
   double budget_usd = 0;
 };
-using RejectReason = std::variant<Shortfall, NotSelected, RuleRejection, NoPriceForBudget, OverBudget>;
+struct LargerThanBest {  // without --gpu: the card's plan takes over 8 times the Best's GPUs
+  int count = 0;
+  int best_count = 0;
+};
+using RejectReason = std::variant<Shortfall, NotSelected, RuleRejection, NoPriceForBudget, OverBudget, LargerThanBest>;
 
 struct Rejection {
   GpuSpec gpu;
@@ -105,29 +107,22 @@ struct Report {
   std::size_t omitted = 0;                      // feasible cards cut by --top
   std::size_t feasible = 0;                     // cards that fit, before --top
   std::size_t unpriced = 0;                     // of those, cards with no price for the mode and region
-  // A top-scoring plan that was set aside: tight (another within 10% of its
-  // cost had more room) or oversized (a right-sized plan cost less and was
-  // nearly as fast). The plan that leads instead is recommendations[0].
-  struct Displaced {
-    std::string gpu_name;
-    double headroom = 0;
-  };
-  std::optional<Displaced> displaced_tight;
-  std::optional<Displaced> displaced_oversized;
-  // Cost first: the cheapest priced plan, when it ranks below the Best, and
-  // what ranked it down (docs/methodology.md §7).
-  struct CheaperBelow {
+  // The Best is the tier's point on the cost-time frontier of the priced
+  // plans; false when no plan that fits is priced (the list is then by time).
+  bool best_priced = false;
+  // A neighbour of the Best on the frontier, for the headline.
+  struct Neighbour {
     std::string gpu_name;
     int count = 0;
-    int rank = 0;
-    double cost_usd = 0;                    // ranking_cost(): the run, or an hour (month, owning) of serving
-    std::optional<SoftwareStack> software;  // not CUDA
-    bool estimated_specs = false;           // catalog figures are estimates
-    std::vector<std::string> rules;         // rules that took points off it
-    bool slower = false;                    // slower than the Best
-    bool less_headroom = false;             // less memory left than the Best
+    PlanObjective::Kind kind = PlanObjective::Kind::run;
+    double usd = 0;           // its objective
+    double time = 0;          // its time (PlanObjective::time)
+    double vs_best_usd = 0;   // its cost over the Best's
+    double vs_best_time = 0;  // its time over the Best's
   };
-  std::optional<CheaperBelow> cheaper_below;
+  std::optional<Neighbour> cheapest;  // the cheapest priced plan, when the Best is not it
+  std::optional<Neighbour> faster;    // the cheapest priced plan at least 1.2x as fast as the Best, if any
+  std::size_t larger_plans = 0;       // plans cut for taking over 8 times the Best's GPUs (without --gpu)
   std::vector<Rejection> rejected;
   // The rejected cards a client would ask about (indices into `rejected`, at
   // most five): those that fit but a rule or the budget ruled out, then the

@@ -80,8 +80,12 @@ struct Sentence {
 // estimate's caveats, then the lines of the rules that fired on it.
 [[nodiscard]] std::vector<Sentence> rationale(const Request& request, const Recommendation& pick, Language language);
 
-// "84 = cost 50 + speed 13 + headroom 10 + ecosystem 11 - rules 8".
-[[nodiscard]] std::string describe(const ScoreBreakdown& score, Language language);
+// What the plan is chosen on: "$111 for the run, 1.32x the Best's cost";
+// for the Best, "$96 for the run: the Best"; unpriced, how to price it.
+[[nodiscard]] std::string describe_objective(const Recommendation& plan, const Request& request, bool best,
+                                             Language language);
+// The table's "vs Best" cell: "1.32x", or "-" without a price.
+[[nodiscard]] std::string vs_best_cell(const PlanObjective& objective, Language language);
 
 // A paragraph a client can read alone: what to rent or buy, for how long and
 // at what cost, the main alternative and the main risk (or, when nothing
@@ -92,8 +96,8 @@ struct Sentence {
 // that fit cut the time by 50%; 16 GPUs would leave the server"; empty for --count.
 [[nodiscard]] std::string describe_sizing(const Estimate& estimate, BudgetTier budget, Language language);
 
-// The lines under the headline: a Best that was set aside, the cheaper plan
-// ranked below (cost first), the unpriced cards.
+// The lines under the headline: the Best's neighbours on the frontier (the
+// cheapest plan, a faster one), no priced plan, the unpriced and the cut cards.
 [[nodiscard]] std::vector<std::string> headline_notes(const Report& report, Language language);
 
 // The estimate's caveats for a pick, in words.

@@ -1,5 +1,6 @@
-// The pipeline: for each card, estimate, evaluate the rules, reject or keep;
-// then score and rank, and find ways out when nothing fits. Facts only: the
+// The pipeline: for each card, its candidate plans, the rules on each, the
+// plans that meet every constraint; then the choice on the cost-time frontier
+// (choose.cpp), and ways out when nothing fits. Facts only: the
 // words are the renderers' (words.hpp).
 #include "gpu_advise/advisor.hpp"
 
@@ -10,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
-#include "gpu_advise/scoring.hpp"
+#include "gpu_advise/choose.hpp"
 #include "gpu_advise_version.hpp"
 
 namespace gpu_advise {
@@ -319,7 +320,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   report.request = request;
   report.model = model;
 
-  std::vector<Recommendation> options;
+  std::vector<CardPlans> cards;
   std::vector<const GpuSpec*> considered;
   std::map<std::string, int> fired_count;
   const std::vector<bool> may_fire = rules_that_may_fire(rules, request);  // decided once, not per card
@@ -333,57 +334,70 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
       continue;
     }
     considered.push_back(&gpu);
-    Estimate e = estimate(request, report.model, gpu);
-    std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e, catalog.info().updated}, may_fire);
-    order_findings(findings);
-    std::vector<RejectReason> reasons;
-    if (!e.fits) {
-      reasons.emplace_back(e.why_not);
-    }
-    double points = 0;
-    for (const auto& f : findings) {
-      if (!f.fired) {
-        continue;
+    // Each candidate plan meets the constraints or is dropped: it fits, no
+    // rule rejects it, it keeps within a --budget amount. When none is left,
+    // the card is rejected with the smallest plan's reasons.
+    CardPlans card{&gpu, {}, {}};
+    std::vector<RejectReason> first_reasons;
+    std::vector<Finding> first_findings;
+    std::vector<std::string> fired_here;
+    for (Estimate& e : plans(request, report.model, gpu)) {
+      std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e, catalog.info().updated}, may_fire);
+      order_findings(findings);
+      std::vector<RejectReason> reasons;
+      if (!e.fits) {
+        reasons.emplace_back(e.why_not);
       }
-      ++fired_count[f.rule_id];
-      if (f.effect == EffectKind::reject) {
-        reasons.emplace_back(RuleRejection{f.rule_id, f.message});
+      for (const auto& f : findings) {
+        if (!f.fired) {
+          continue;
+        }
+        fired_here.push_back(f.rule_id);
+        if (f.effect == EffectKind::reject) {
+          reasons.emplace_back(RuleRejection{f.rule_id, f.message});
+        }
       }
-      points += f.points;
-    }
-    if (e.fits) {
-      if (auto cap = over_budget(request, e)) {
-        reasons.push_back(*cap);
+      if (e.fits) {
+        if (auto cap = over_budget(request, e)) {
+          reasons.push_back(*cap);
+        }
+      }
+      if (reasons.empty()) {
+        card.plans.push_back(std::move(e));
+        card.findings.push_back(std::move(findings));
+      } else if (first_reasons.empty() && first_findings.empty()) {
+        first_reasons = std::move(reasons);
+        first_findings = std::move(findings);
       }
     }
-    if (!reasons.empty()) {
-      report.rejected.push_back({gpu, std::move(reasons), std::move(findings)});
+    std::sort(fired_here.begin(), fired_here.end());
+    fired_here.erase(std::unique(fired_here.begin(), fired_here.end()), fired_here.end());
+    for (const auto& id : fired_here) {
+      ++fired_count[id];
+    }
+    if (card.plans.empty()) {
+      report.rejected.push_back({gpu, std::move(first_reasons), std::move(first_findings)});
       continue;
     }
-    Recommendation option;
-    option.gpu = gpu;
-    option.estimate = std::move(e);
-    option.findings = std::move(findings);
-    option.score.rules = points;
-    option.score.risk = rules.ecosystem().score(gpu);
-    options.push_back(std::move(option));
+    cards.push_back(std::move(card));
   }
 
-  Ranking ranking = rank(options, request, rules.weights(request.budget));
-  report.displaced_tight = std::move(ranking.displaced_tight);
-  report.displaced_oversized = std::move(ranking.displaced_oversized);
-  report.cheaper_below = std::move(ranking.cheaper_below);
+  Choice choice = choose(std::move(cards), request);
+  std::vector<Recommendation>& options = choice.rows;
+  report.best_priced = choice.best_priced;
+  report.cheapest = std::move(choice.cheapest);
+  report.faster = std::move(choice.faster);
+  report.larger_plans = choice.larger.size();
+  for (auto& larger : choice.larger) {
+    report.rejected.push_back(std::move(larger));
+  }
   report.feasible = options.size();
   report.unpriced = static_cast<std::size_t>(
-      std::count_if(options.begin(), options.end(), [](const Recommendation& o) { return !o.score.cost_known; }));
+      std::count_if(options.begin(), options.end(), [](const Recommendation& o) { return !o.objective.usd; }));
   // Cut to --top: the plans past it are counted (omitted), not carried.
   if (request.top && options.size() > static_cast<std::size_t>(*request.top)) {
     report.omitted = options.size() - static_cast<std::size_t>(*request.top);
     options.resize(static_cast<std::size_t>(*request.top));
-  }
-  for (auto& option : options) {
-    option.cheapest = option.score.cost_known && option.score.cost >= 1.0;
-    option.fastest = option.score.speed >= 1.0;
   }
   report.recommendations = std::move(options);
   report.why_not = closest_rejected(report.rejected);

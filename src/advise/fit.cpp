@@ -27,7 +27,8 @@ Request row_request(const Request& task, const ModelShape& model, const Fleet& f
     r.count = fleet.count;  // a training run uses every card the user has
     r.max_gpus = std::max(r.max_gpus, fleet.count);
   } else {
-    r.count.reset();  // a copy on the fewest cards; the rest hold more copies
+    r.count.reset();  // a copy on the fewest cards (larger copies are tried in size_row); the rest hold more copies
+    r.budget = BudgetTier::low;
     r.max_gpus = fleet.count;
   }
   return r;
@@ -38,13 +39,35 @@ FitRow size_row(const Request& task, const ModelShape& model, const Fleet& fleet
   FitRow row;
   row.model = model;
   row.task = task.task;
-  Report report = advise(row_request(task, model, fleet), model, catalog, rules);
+  const Request request = row_request(task, model, fleet);
+  Report report = advise(request, model, catalog, rules);
   if (!report.recommendations.empty()) {
     row.plan = std::move(report.recommendations.front());
+    auto serve = [&](FitRow& out) {
+      const int sets = fleet.count / out.plan->estimate.count;
+      out.copies = sets * out.plan->estimate.inference->replicas;
+      out.fleet_tokens_per_s = sets * out.plan->estimate.inference->tokens_per_s.typical;
+    };
     if (row.plan->estimate.inference && row.plan->estimate.count > 0) {
-      const int sets = fleet.count / row.plan->estimate.count;
-      row.copies = sets * row.plan->estimate.inference->replicas;
-      row.fleet_tokens_per_s = sets * row.plan->estimate.inference->tokens_per_s.typical;
+      serve(row);
+      // Serving: the copy size that gives the fleet the most tokens/s at the
+      // targets (larger copies batch more; smaller ones are more copies).
+      for (int copy = 2 * row.plan->estimate.count; copy <= fleet.count; copy *= 2) {
+        Request larger = request;
+        larger.count = copy;
+        Report tried = advise(larger, model, catalog, rules);
+        if (tried.recommendations.empty() || !tried.recommendations.front().estimate.inference) {
+          continue;
+        }
+        FitRow candidate;
+        candidate.plan = std::move(tried.recommendations.front());
+        serve(candidate);
+        if (candidate.fleet_tokens_per_s > row.fleet_tokens_per_s) {
+          row.plan = std::move(candidate.plan);
+          row.copies = candidate.copies;
+          row.fleet_tokens_per_s = candidate.fleet_tokens_per_s;
+        }
+      }
     }
     return row;
   }

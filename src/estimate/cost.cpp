@@ -309,9 +309,13 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   }
   add_ownership(request, gpu, c, e.count);  // in rent mode too, at the defaults: what owning would cost
   if (e.training) {
+    // Rented, paid while it restarts, and while it starts, loads and saves.
+    const double overhead = e.training->job_overhead_hours;
     const Range& wall = e.training->wall_hours;
+    const Range held{wall.low + overhead, wall.typical + overhead, wall.high + overhead};
     if (c.rent_usd_per_gpu_hour) {
-      c.rent_usd = multiply(scale(wall, paid), *c.rent_usd_per_gpu_hour);  // paid while it restarts, too
+      c.rent_usd = multiply(scale(held, paid), *c.rent_usd_per_gpu_hour);
+      c.rent_overhead_usd = overhead * paid * c.rent_usd_per_gpu_hour->typical;
     }
     if (const auto& own = c.ownership) {
       // The run holds every GPU bought (a whole server for a part of one) for its wall time.

@@ -3,6 +3,7 @@
 // time only get easier with more GPUs, so the searches bisect; a test checks
 // them against every count.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "estimate/parts.hpp"
@@ -355,6 +356,51 @@ SearchResult search_counts(const Request& request, const ModelShape& model, cons
   return result;
 }
 
+// Serving a request rate: one copy of each size on offer, at the targets,
+// serves r requests/s, so the rate takes ceil(rate / r) copies; the copy size
+// whose copies need the fewest GPUs wins (copies that span servers included).
+// Copies are data-parallel, so the count need not be searched: bisecting it
+// would not do, since a count serves the rate only when a good copy size
+// divides it. Empty when no copy size serves the rate within --max-gpus.
+std::optional<SearchResult> search_rate(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                        double usable, bool relax) {
+  const CountLadder ladder = CountLadder::for_request(request, gpu);
+  Request one = request;
+  one.request_rate.reset();
+  const double rate = *request.request_rate;
+  std::optional<int> best;
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    const int group = ladder[k];
+    if (best && group >= *best) {
+      break;
+    }
+    const Probe copy = probe_serving(one, model, gpu, group, usable, relax);
+    if (!copy.candidate || !copy.candidate->serving || copy.candidate->serving->requests_per_s.typical <= 0) {
+      continue;
+    }
+    const double copies = std::ceil(rate / copy.candidate->serving->requests_per_s.typical);
+    if (copies * group > request.max_gpus) {
+      continue;
+    }
+    const auto n = ladder.multiples_of(group).at_least(static_cast<int>(copies) * group);
+    if (n && (!best || *n < *best)) {
+      best = n;
+    }
+  }
+  if (!best) {
+    return std::nullopt;
+  }
+  Probe chosen = probe_serving(request, model, gpu, *best, usable, relax);
+  if (!chosen.candidate) {  // the copies meet the rate by construction; kept for safety
+    return std::nullopt;
+  }
+  SearchResult result;
+  result.chosen = chosen.candidate;
+  result.count = *best;
+  result.smallest = chosen.smallest;
+  return result;
+}
+
 }  // namespace
 
 SearchResult search_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, double usable_bytes) {
@@ -369,14 +415,22 @@ SearchResult search_count(const Request& request, const ModelShape& model, const
   // Serving: the fewest GPUs that meet the latency targets, the interactive
   // defaults included; when no count meets a default, the fewest that fit,
   // at the knee.
-  SearchResult strict = search_counts(request, model, gpu, usable_bytes, deadline, false);
+  auto search = [&](bool relax) {
+    if (request.request_rate && !request.count) {
+      if (auto found = search_rate(request, model, gpu, usable_bytes, relax)) {
+        return *found;
+      }
+    }
+    return search_counts(request, model, gpu, usable_bytes, deadline, relax);  // the reason when none serves it
+  };
+  SearchResult strict = search(false);
   const bool defaults =
       (request.tpot_target_ms && !request.tpot_stated) || (request.ttft_target_ms && !request.ttft_stated);
   if (strict.chosen || !defaults) {
     return strict;
   }
   // Relaxed, a default target no longer blocks: what still does is the reason.
-  return search_counts(request, model, gpu, usable_bytes, deadline, true);
+  return search(true);
 }
 
 }  // namespace gpu_advise::sizing

@@ -71,6 +71,19 @@ EstimateNote::Crossing crossing(const GpuSpec& gpu, const Layout& layout) {
                                           : EstimateNote::Crossing::data_parallel;
 }
 
+// The time a rented job holds its GPUs beyond the training steps: start-up
+// (allocation, boot, image: about 1-2 min on marketplaces, 5-15 min on AWS and
+// 10-20 min on Google Cloud, io.net's 2026 comparison; 10 min taken), reading
+// the BF16 weights and, for a full fine-tune or pretraining, writing them back,
+// each at 1 GB/s from network storage (every server in parallel).
+double job_overhead_hours(const Request& request, const ModelShape& model) {
+  constexpr double start_up_hours = 10.0 / 60.0;
+  constexpr double storage_bytes_per_s = 1e9;
+  const double weights = 2.0 * model.params;
+  const double saved = request.task == Task::full || request.task == Task::pretrain ? weights : 0.0;
+  return start_up_hours + (weights + saved) / storage_bytes_per_s / 3600.0;
+}
+
 }  // namespace
 
 namespace sizing {
@@ -112,6 +125,7 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
       e.notes.push_back(note);
     }
     e.training = training_time(request, model, gpu, e.layout, e.notes);
+    e.training->job_overhead_hours = job_overhead_hours(request, model);
     // More data-parallel ranks than the global batch feeds: the step runs one
     // micro-batch a rank, a larger batch than asked for.
     const double asked = static_cast<double>(request.effective_global_batch()) * request.seq_len;
@@ -172,13 +186,7 @@ int needed_count(const Request& request, const ModelShape& model, const GpuSpec&
   return found.chosen ? found.count : smallest;
 }
 
-}  // namespace sizing
-
-Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
-  Estimate e = plan_at_smallest(request, model, gpu);
-  if (!e.fits) {
-    return e;
-  }
+void first_sizing(const Request& request, const ModelShape& model, const GpuSpec& gpu, Estimate& e) {
   e.sizing.smallest = e.count;
   e.sizing.needed = needed_count(request, model, gpu, e.count);
   if (request.count) {
@@ -193,9 +201,9 @@ Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec
       note.offered = offered.value_or(0);
       e.notes.push_back(note);
     }
-    return e;
   }
-  return size_for_tier(request, model, gpu, std::move(e));
 }
+
+}  // namespace sizing
 
 }  // namespace gpu_advise

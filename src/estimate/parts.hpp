@@ -223,10 +223,15 @@ struct SearchResult {
 // The fewest GPUs that would fit and meet the deadline if any count could be
 // rented (1, 2, 4, then whole nodes): what the workload needs, whatever is on offer.
 [[nodiscard]] int needed_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, int smallest);
-// Grows the smallest plan as the request's budget tier says (docs/methodology.md §7)
-// and records why it stopped.
-[[nodiscard]] Estimate size_for_tier(const Request& request, const ModelShape& model, const GpuSpec& gpu,
-                                     Estimate smallest);
+// Sizing's first facts on the smallest plan: the count needed and on offer;
+// with --count, the fixed stop and a note when the count is not on offer.
+void first_sizing(const Request& request, const ModelShape& model, const GpuSpec& gpu, Estimate& e);
+// The smallest plan and the larger ones worth considering on this card, each
+// doubling the count (tiers.cpp); the last says why there is no larger one.
+[[nodiscard]] std::vector<Estimate> candidate_plans(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                                    Estimate smallest);
+// Records why the tier stopped at `chosen` when a larger candidate (`next`) was on offer.
+void mark_stop(const Request& request, Estimate& chosen, const Estimate* next);
 
 // ---- time, throughput and cost ----
 

@@ -381,7 +381,7 @@ void append_recommendation(std::vector<Block>& doc, const Report& report, Langua
   doc.push_back(why);
   for (std::size_t i = 1; i < report.recommendations.size() && i < explained_picks; ++i) {
     const auto& rec = report.recommendations[i];
-    doc.push_back(Heading{3, say(l, Phrase::why, rec.rank, rec.gpu.name, describe(rec.score, l))});
+    doc.push_back(Heading{3, say(l, Phrase::why, rec.rank, rec.gpu.name, describe_objective(rec, r, false, l))});
     Bullets lines;
     for (auto& sentence : rationale(r, rec, l)) {
       lines.items.push_back(std::move(sentence.text));
@@ -429,7 +429,7 @@ void append_comparison(std::vector<Block>& doc, const Report& report, Language l
         {std::to_string(rec.rank), rec.gpu.name, std::to_string(e.count), short_layout(e.layout, r.task, l),
          fmt::format("{} / {}", format::gib(e.per_gpu.total()), format::number(rec.gpu.memory.capacity_gib)),
          say(l, e.tight() ? Phrase::headroom_tight_cell : Phrase::headroom_cell, 100.0 * e.headroom()),
-         speed_cell(e, l), range_money(cost, format::money_unit(r), l), fmt::format("{:.0f}", rec.score.total)});
+         speed_cell(e, l), range_money(cost, format::money_unit(r), l), vs_best_cell(rec.objective, l)});
     layouts.push_back(e.layout);
   }
   doc.push_back(table);

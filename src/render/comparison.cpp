@@ -49,7 +49,7 @@ Comparison comparison(const Report& report, Language l) {
     verdict.push_back(fitting[i] ? fmt::format("#{}", fitting[i]->rank) : say(l, Phrase::compare_no_see_below));
   }
   c.rows.push_back(verdict);
-  row(say(l, Phrase::col_score), [](const Recommendation& x) { return fmt::format("{:.0f}", x.score.total); });
+  row(say(l, Phrase::col_score), [&](const Recommendation& x) { return vs_best_cell(x.objective, l); });
   row(say(l, Phrase::col_count), [](const Recommendation& x) { return std::to_string(x.estimate.count); });
   row(say(l, Phrase::col_layout), [&](const Recommendation& x) { return describe(x.estimate.layout, r.task, l); });
   c.prose.resize(c.rows.size(), false);

@@ -176,14 +176,15 @@ std::vector<std::string> joined(Lists&&... lists) {
 std::string render_table(const Report& report, OutputFormat format, Language language) {
   Sheet sheet(format);
   sheet.row(joined(std::vector<std::string>{"status", "rank", "gpu_id", "gpu_name", "task", "mode", "region"},
-                   plan_header, std::vector<std::string>{"score", "reasons"}, offer_header));
+                   plan_header, std::vector<std::string>{"vs_best", "reasons"}, offer_header));
   const Request& r = report.request;
   const std::vector<std::string> request_cells = {std::string(to_string(r.task)), std::string(to_string(r.mode)),
                                                   std::string(to_string(r.region))};
   for (const auto& pick : report.recommendations) {
     sheet.row(joined(std::vector<std::string>{"recommended", plain_int(pick.rank), pick.gpu.id, pick.gpu.name},
                      request_cells, plan_cells(pick.estimate, pick.gpu, r),
-                     std::vector<std::string>{plain(pick.score.total), ""}, offer_cells(pick.estimate, r)));
+                     std::vector<std::string>{pick.objective.vs_best ? plain(*pick.objective.vs_best) : "", ""},
+                     offer_cells(pick.estimate, r)));
   }
   for (const auto& rejection : report.rejected) {
     if (rejection.reasons.size() == 1 && std::holds_alternative<NotSelected>(rejection.reasons.front())) {

@@ -13,6 +13,20 @@ namespace gpu_advise {
 
 namespace {
 
+std::string_view objective_kind_name(PlanObjective::Kind kind) {
+  switch (kind) {
+    case PlanObjective::Kind::run: return "run";
+    case PlanObjective::Kind::hour: return "hour";
+    case PlanObjective::Kind::month: return "month";
+    case PlanObjective::Kind::million_tokens: return "million_output_tokens";
+  }
+  return "run";
+}
+
+}  // namespace
+
+namespace {
+
 using json_out::Writer;
 
 // Six significant digits: enough for any decision, stable across builds.
@@ -352,6 +366,11 @@ void reason_json(Writer& w, const RejectReason& reason, const Request& request, 
       w.field("cap_usd", round6(over.budget_usd));
       w.field("basis", basis);
     }
+    void operator()(const LargerThanBest& larger) const {
+      w.field("kind", "larger_than_best");
+      w.field("count", larger.count);
+      w.field("best_count", larger.best_count);
+    }
   };
   w.begin_object();
   std::visit(Facts{w}, reason);
@@ -460,6 +479,7 @@ void training_json(Writer& w, const Estimate& e) {
     range_field(w, "wall_hours", t.wall_hours);
     w.field("goodput", t.goodput);
     range_field(w, "offload_hours", t.offload_hours);
+    w.field("job_overhead_hours", round6(t.job_overhead_hours));
   });
 }
 
@@ -558,6 +578,8 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     w.field("lease_rates_only", e.cost.lease_rates_only);
     w.field("no_instance_for_gpus", e.cost.no_instance_for_gpus);
     optional_range(w, "rent", e.cost.rent_usd);
+    w.field("rent_overhead",
+            e.cost.rent_overhead_usd ? std::optional(round6(*e.cost.rent_overhead_usd)) : std::nullopt);
     w.field("rent_basis", e.training ? "whole run" : "per hour of serving");
     optional_range(w, "purchase", e.cost.purchase_usd);
     optional_range(w, "buy", e.cost.buy_usd);
@@ -568,20 +590,13 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     ownership_json(w, e.cost);
   });
   cost_json(w, e, request);
-  w.object("score", [&] {
-    w.field("total", round6(r.score.total));
-    w.field("cost", round6(r.score.cost));
-    w.field("speed", round6(r.score.speed));
-    w.field("headroom", round6(r.score.headroom));
-    w.field("ecosystem", round6(r.score.risk));
-    w.field("rules", r.score.rules);
-    w.field("cost_known", r.score.cost_known);
-    w.object("weights", [&] {
-      w.field("cost", r.score.cost_weight);
-      w.field("speed", r.score.speed_weight);
-      w.field("headroom", r.score.headroom_weight);
-      w.field("ecosystem", r.score.risk_weight);
-    });
+  w.object("objective", [&] {  // what the plan is chosen on (docs/methodology.md "How a plan is chosen")
+    w.field("kind", objective_kind_name(r.objective.kind));
+    w.field("usd", r.objective.usd ? std::optional(round6(*r.objective.usd)) : std::nullopt);
+    w.field("time", round6(r.objective.time));
+    w.field("time_unit", r.estimate.training ? "hours" : "ms_per_token");
+    w.field("vs_best", r.objective.vs_best ? std::optional(round6(*r.objective.vs_best)) : std::nullopt);
+    w.field("plans_considered", r.plans_considered);
   });
   w.array("rationale", [&] {
     for (const auto& sentence : gpu_advise::rationale(request, r, language)) {
@@ -746,39 +761,15 @@ void way_out_json(Writer& w, const WayOut& way, const Request& request, Language
   w.end_object();
 }
 
-void cheaper_below_json(Writer& w, const std::optional<Report::CheaperBelow>& cheaper) {
-  w.object_or_null("cheaper_below", cheaper.has_value(), [&] {
-    const auto& c = *cheaper;
-    w.field("gpu_name", c.gpu_name);
-    w.field("count", c.count);
-    w.field("rank", c.rank);
-    w.field("cost_usd", round6(c.cost_usd));
-    w.field("software", c.software ? std::optional(to_string(*c.software)) : std::nullopt);
-    w.field("rules", c.rules);
-    w.array("ranked_down_by", [&] {
-      if (c.software) {
-        w.string("software");
-      }
-      if (c.estimated_specs) {
-        w.string("estimated_specs");
-      }
-      if (!c.rules.empty()) {
-        w.string("rules");
-      }
-      if (c.slower) {
-        w.string("slower");
-      }
-      if (c.less_headroom) {
-        w.string("headroom");
-      }
-    });
-  });
-}
-
-void displaced_json(Writer& w, std::string_view name, const std::optional<Report::Displaced>& d) {
-  w.object_or_null(name, d.has_value(), [&] {
-    w.field("gpu_name", d->gpu_name);
-    w.field("headroom", round6(d->headroom));
+void neighbour_json(Writer& w, std::string_view name, const std::optional<Report::Neighbour>& n) {
+  w.object_or_null(name, n.has_value(), [&] {
+    w.field("gpu_name", n->gpu_name);
+    w.field("count", n->count);
+    w.field("kind", objective_kind_name(n->kind));
+    w.field("usd", round6(n->usd));
+    w.field("time", round6(n->time));
+    w.field("vs_best_usd", round6(n->vs_best_usd));
+    w.field("vs_best_time", round6(n->vs_best_time));
   });
 }
 
@@ -841,11 +832,12 @@ std::string render_json(const Report& report, Language language, JsonStyle style
             way_out_json(w, way, request, language);
           }
         });
-        cheaper_below_json(w, report.cheaper_below);
-        w.object("displaced", [&] {
-          displaced_json(w, "tight", report.displaced_tight);
-          displaced_json(w, "oversized", report.displaced_oversized);
+        w.field("best_priced", report.best_priced);
+        w.object("neighbours", [&] {
+          neighbour_json(w, "cheapest", report.cheapest);
+          neighbour_json(w, "faster", report.faster);
         });
+        w.field("larger_plans", report.larger_plans);
         w.field("assumptions", assumptions(request, report.model, language));
         w.array("warnings", [&] {
           for (const auto& rule : report.unmatched_rules) {
@@ -915,7 +907,7 @@ std::string render_json_compact(const Report& report, Language language, JsonSty
             w.field("instances", e.cost.offer->instances);
             w.field("kind", to_string(e.cost.offer->kind));
           });
-          w.field("score", round6(top->score.total));
+          w.field("objective_usd", top->objective.usd ? std::optional(round6(*top->objective.usd)) : std::nullopt);
         });
         w.field("alternatives", report.recommendations.size() + report.omitted - (top != nullptr ? 1 : 0));
         w.field("rejected", report.rejected.size());

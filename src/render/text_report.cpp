@@ -274,7 +274,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
            fmt::format("{} / {}", format::gib(r.estimate.per_gpu.total()), format::number(r.gpu.memory.capacity_gib)),
            headroom_cell(r.estimate, l), time_cell(r.estimate, l),
            cost_cell(r.estimate, report.request.mode, format::money_unit(report.request), l),
-           fmt::format("{:.0f}", r.score.total)});
+           vs_best_cell(r.objective, l)});
     }
     out += table.to_string("", width);
     if (report.omitted > 0) {
@@ -298,7 +298,8 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     }
     for (std::size_t i = 0; i < report.recommendations.size() && i < explained_picks; ++i) {
       const auto& r = report.recommendations[i];
-      out += "\n" + heading(say(l, Phrase::why, r.rank, r.gpu.name, describe(r.score, l)));
+      out += "\n" + heading(say(l, Phrase::why, r.rank, r.gpu.name,
+                                describe_objective(r, report.request, i == 0 && report.best_priced, l)));
       for (const auto& line : rationale(report.request, r, l)) {
         const std::string text = bullet(line.text, width);
         out += line.warning ? paint.warn(text) : text;
@@ -355,7 +356,8 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
           std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.fired; });
       std::string head = fmt::format("#{} {}", r.rank, r.gpu.name);
       if (!why) {
-        head = say(l, Phrase::explain_label_text, head, describe(r.score, l));
+        head = say(l, Phrase::explain_label_text, head,
+                   describe_objective(r, report.request, i == 0 && report.best_priced, l));
       }
       if (above && any_fired) {
         head = say(l, Phrase::explain_said_above, head);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
-#include "gpu_advise/scoring.hpp"
 #include "gpu_advise/text.hpp"
 #include "gpu_advise/units.hpp"
 
@@ -173,6 +172,9 @@ std::string describe(const RejectReason& reason, const Request& request, Languag
                           : over.cost == OverBudget::Cost::run ? Phrase::budget_over_run
                                                                : Phrase::budget_over_month;
       return say(language, what, format::money(over.cost_usd, unit), format::money(over.budget_usd, unit));
+    }
+    std::string operator()(const LargerThanBest& larger) const {
+      return say(language, Phrase::larger_than_best, larger.count, larger.best_count);
     }
   };
   return std::visit(Say{language, format::money_unit(request)}, reason);
@@ -389,7 +391,8 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                                (c.offer ? describe_idle(*c.offer, e.count, language) : std::string());
     if (e.training && c.rent_usd) {
       lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical, unit),
-                          format::money(price.typical, unit), where) +
+                          format::money(price.typical, unit), where,
+                          format::money(c.rent_overhead_usd.value_or(0), unit)) +
                       leases);
     } else if (c.rent_usd && c.usd_per_million_tokens) {
       lines.push_back(say(language, Phrase::rent_serving, format::money(c.rent_usd->typical, unit), e.count, where,
@@ -648,7 +651,9 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     out.push_back(
         say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
   }
-  out.push_back(say(language, Phrase::assume_scores));
+  out.push_back(request.budget == BudgetTier::low
+                    ? say(language, Phrase::assume_choice_low)
+                    : say(language, Phrase::assume_choice, 100.0 * tier_premium(request.budget)));
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, request.price_files.empty() ? Phrase::assume_rent : Phrase::assume_rent_files));
     for (const auto& file : request.price_files) {
@@ -700,17 +705,35 @@ std::string rule_line(const Finding& f, Language language) {
 
 }  // namespace
 
-std::string describe(const ScoreBreakdown& s, Language language) {
-  const double k = 100;
-  std::string text =
-      s.cost_known ? say(language, Phrase::score_parts, s.total, k * s.cost_weight * s.cost,
-                         k * s.speed_weight * s.speed, k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk)
-                   : say(language, Phrase::score_parts_unpriced, s.total, k * s.cost_weight * s.cost,
-                         k * s.speed_weight * s.speed, k * s.headroom_weight * s.headroom, k * s.risk_weight * s.risk);
-  if (s.rules != 0) {
-    text += say(language, Phrase::score_rules, s.rules > 0 ? "+" : "-", std::abs(s.rules));
+namespace {
+
+std::string objective_money(PlanObjective::Kind kind, double usd, const Request& request, Language language) {
+  const std::string money = format::money(usd, format::money_unit(request));
+  switch (kind) {
+    case PlanObjective::Kind::run: return say(language, Phrase::objective_run, money);
+    case PlanObjective::Kind::hour: return say(language, Phrase::objective_hour, money);
+    case PlanObjective::Kind::month: return say(language, Phrase::objective_month, money);
+    case PlanObjective::Kind::million_tokens: return say(language, Phrase::objective_million, money);
   }
-  return text;
+  return money;
+}
+
+}  // namespace
+
+std::string describe_objective(const Recommendation& r, const Request& request, bool best, Language language) {
+  const PlanObjective& o = r.objective;
+  if (!o.usd) {
+    return say(language, Phrase::objective_unpriced, r.gpu.id);
+  }
+  const std::string money = objective_money(o.kind, *o.usd, request, language);
+  if (best) {
+    return say(language, Phrase::objective_best, money);
+  }
+  return o.vs_best ? say(language, Phrase::objective_vs_best, money, *o.vs_best) : money;
+}
+
+std::string vs_best_cell(const PlanObjective& objective, Language language) {
+  return objective.vs_best ? say(language, Phrase::vs_best_cell, *objective.vs_best) : std::string("-");
 }
 
 namespace {
@@ -822,8 +845,9 @@ std::string describe_sizing(const Estimate& e, BudgetTier budget, Language langu
     case Sizing::Stop::node: line += say(language, Phrase::sizing_stop_node, z.next); break;
     case Sizing::Stop::batch: line += say(language, Phrase::sizing_stop_batch, z.next, z.batch_sequences); break;
     case Sizing::Stop::offer: line += say(language, Phrase::sizing_stop_offer); break;
-    case Sizing::Stop::cost: line += say(language, Phrase::sizing_stop_cost, z.next); break;
-    case Sizing::Stop::once: line += say(language, Phrase::sizing_stop_once); break;
+    case Sizing::Stop::cost:
+      line += say(language, Phrase::sizing_stop_cost, z.next, 100.0 * z.next_cut, 100.0 * z.next_extra_cost);
+      break;
     default: break;
   }
   return line;
@@ -831,40 +855,24 @@ std::string describe_sizing(const Estimate& e, BudgetTier budget, Language langu
 
 std::vector<std::string> headline_notes(const Report& report, Language language) {
   std::vector<std::string> out;
-  if (report.displaced_oversized) {
-    out.push_back(say(language, Phrase::displaced_oversized, report.displaced_oversized->gpu_name,
-                      100.0 * report.displaced_oversized->headroom));
+  const Request& request = report.request;
+  if (report.cheapest) {
+    const auto& c = *report.cheapest;
+    out.push_back(say(language, Phrase::neighbour_cheapest, c.count, c.gpu_name,
+                      objective_money(c.kind, c.usd, request, language), c.vs_best_time));
   }
-  if (report.displaced_tight) {
-    out.push_back(say(language, Phrase::displaced_tight, report.displaced_tight->gpu_name,
-                      100.0 * report.displaced_tight->headroom));
+  if (report.faster && report.faster->time > 0) {
+    const auto& f = *report.faster;
+    out.push_back(say(language, Phrase::neighbour_faster, 1.0 / f.vs_best_time, 100.0 * (f.vs_best_usd - 1.0), f.count,
+                      f.gpu_name, objective_money(f.kind, f.usd, request, language)));
   }
-  if (report.cheaper_below) {
-    const auto& c = *report.cheaper_below;
-    std::vector<std::string> why;
-    if (c.software) {
-      why.push_back(say(language, Phrase::cheaper_software, display_name(*c.software)));
-    }
-    if (c.estimated_specs) {
-      why.push_back(say(language, Phrase::cheaper_estimated));
-    }
-    if (!c.rules.empty()) {
-      why.push_back(say(language, Phrase::cheaper_rules, text::join(c.rules, ", ")));
-    }
-    if (c.slower) {
-      why.push_back(say(language, Phrase::cheaper_slower));
-    }
-    if (c.less_headroom) {
-      why.push_back(say(language, Phrase::cheaper_headroom));
-    }
-    const format::MoneyUnit unit = format::money_unit(report.request);
-    out.push_back(
-        why.empty()
-            ? say(language, Phrase::cheaper_below_plain, c.count, c.gpu_name, format::money(c.cost_usd, unit), c.rank)
-            : say(language, Phrase::cheaper_below, c.count, c.gpu_name, format::money(c.cost_usd, unit), c.rank,
-                  text::join(why, language == Language::zh ? "、" : ", ")));
+  if (!report.best_priced && report.anything_fits()) {
+    out.push_back(say(language, Phrase::no_priced_plan));
   }
-  if (report.unpriced > 0) {
+  if (report.larger_plans > 0) {
+    out.push_back(say(language, Phrase::larger_plans, report.larger_plans));
+  }
+  if (report.unpriced > 0 && report.best_priced) {
     out.push_back(say(language, Phrase::unpriced_count, report.unpriced, report.feasible));
   }
   return out;

@@ -51,7 +51,7 @@ TEST_CASE("JSON lists every catalog card as a recommendation or a rejection", "[
   const Result list = run({"catalog", "list", "--format", "json"});
   const auto catalog = nlohmann::json::parse(list.out);
   CHECK(doc["recommendations"].size() + doc["rejected"].size() == catalog["gpus"].size());
-  CHECK(doc["schema_version"] == 4);
+  CHECK(doc["schema_version"] == 5);
   CHECK(doc["request"]["params_text"] == "70B");
   CHECK(catalog["gpus"].size() >= 22);
 }
@@ -264,7 +264,7 @@ TEST_CASE("a deadline that cannot be met is a reason, not an error", "[cli][trai
   CHECK_THAT(r.out, Catch::Contains("cannot finish within 1.0 h"));
 }
 
-TEST_CASE("a rule added with --rules changes the ranking", "[cli][rules]") {
+TEST_CASE("a rule added with --rules says its piece on the plans it matches but never moves the Best", "[cli][rules]") {
   const Result plain = run({"--params", "70B", "--task", "qlora", "--budget", "low", "--format", "json"});
   const Result house = run({"--params", "70B", "--task", "qlora", "--budget", "low", "--rules",
                             data + "/rules_prefer_l40s.yaml", "--format", "json"});
@@ -272,13 +272,17 @@ TEST_CASE("a rule added with --rules changes the ranking", "[cli][rules]") {
   REQUIRE(house.status == 0);
   const auto before = nlohmann::json::parse(plain.out);
   const auto after = nlohmann::json::parse(house.out);
-  CHECK(before["recommendations"][0]["gpu"]["id"] != "l40s");
-  CHECK(after["recommendations"][0]["gpu"]["id"] == "l40s");
+  CHECK(before["recommendations"][0]["gpu"]["id"] == after["recommendations"][0]["gpu"]["id"]);
   bool fired = false;
-  for (const auto& rule : after["recommendations"][0]["rules"]) {
-    fired = fired || (rule["id"] == "client-has-l40s" && rule["points"] == 60.0);
+  for (const auto& rec : after["recommendations"]) {
+    for (const auto& rule : rec["rules"]) {
+      fired = fired || (rec["gpu"]["id"] == "l40s" && rule["id"] == "client-has-l40s" && rule["fired"] == true);
+    }
   }
   CHECK(fired);
+  // To prefer the client's cards, choose them.
+  const Result chosen = run({"--params", "70B", "--task", "qlora", "--gpu", "l40s", "--format", "json"});
+  CHECK(nlohmann::json::parse(chosen.out)["recommendations"][0]["gpu"]["id"] == "l40s");
 }
 
 TEST_CASE("a rule file with typos fails with every located error", "[cli][rules]") {

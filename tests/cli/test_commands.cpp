@@ -196,7 +196,7 @@ TEST_CASE("compact output: the top plan's figures are the full document's, with 
     CHECK(top["nodes"] == want["nodes"]);
     CHECK(top["memory_per_gpu_gb"] == want["memory_gb"]["per_gpu"]);
     CHECK(top["cost"] == want["cost"]);
-    CHECK(top["score"] == want["score"]["total"]);
+    CHECK(top["objective_usd"] == want["objective"]["usd"]);
     for (const auto& [key, value] : top["layout"].items()) {
       CHECK(value == want["layout"][key]);
     }

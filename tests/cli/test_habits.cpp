@@ -154,7 +154,7 @@ TEST_CASE("output is repeatable, each file in its extension's format, - is stdou
                         (dir / "plan.md").string(), "-o", (dir / "plan.csv").string(), "-o", "-"});
   CHECK(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("Best:"));  // "-": the text, on stdout
-  CHECK(nlohmann::json::parse(read(dir / "plan.json"))["schema_version"] == 4);
+  CHECK(nlohmann::json::parse(read(dir / "plan.json"))["schema_version"] == 5);
   CHECK_THAT(read(dir / "plan.md"), Catch::StartsWith("# "));
   CHECK_THAT(read(dir / "plan.csv"), Catch::StartsWith("status,rank,gpu_id,"));
   const Result forced = run({"-p", "8B", "-t", "qlora", "-f", "json", "-o", (dir / "other.md").string()});
@@ -202,7 +202,7 @@ TEST_CASE("CSV and TSV have one row per card and stable columns", "[cli][habits]
                                            "run_cost",
                                            "cost_per_million_tokens",
                                            "purchase_cost",
-                                           "score",
+                                           "vs_best",
                                            "reasons",
                                            "price_basis",
                                            "rent_provider",

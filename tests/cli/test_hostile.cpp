@@ -62,7 +62,7 @@ bool no_leftovers(const fs::path& dir) {
 
 bool is_report(const std::string& text) {
   try {
-    return nlohmann::json::parse(text)["schema_version"] == 4;
+    return nlohmann::json::parse(text)["schema_version"] == 5;
   } catch (const nlohmann::json::exception&) {
     return false;
   }

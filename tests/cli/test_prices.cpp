@@ -60,7 +60,8 @@ TEST_CASE("a SkyPilot file prices the cards it covers and names the instances", 
   CHECK(offer["per_hour"].get<double>() == Approx(12.36));
   CHECK(h100["cost_usd"]["rent_per_gpu_hour"]["typical"].get<double>() == Approx(3.09));
   // The run's rent is the instance's price for the wall time.
-  const double hours = h100["training"]["wall_hours"]["typical"].get<double>();
+  const double hours = h100["training"]["wall_hours"]["typical"].get<double>() +
+                       h100["training"]["job_overhead_hours"].get<double>();  // paid while it starts and saves too
   CHECK(h100["cost_usd"]["rent"]["typical"].get<double>() == Approx(12.36 * hours).epsilon(1e-4));
   // A card the file does not cover keeps the catalog's quotes.
   const auto mi300x = pick(report, "mi300x");
@@ -87,7 +88,8 @@ TEST_CASE("the cheapest instance for the count wins, idle GPUs are paid for and 
   const auto a100 = nlohmann::json::parse(r.out)["recommendations"][0];
   CHECK(a100["cost_usd"]["offer"]["paid_gpus"] == 8);
   CHECK(a100["cost_usd"]["offer"]["instance_type"] == "gpu_8x_a100_80gb_sxm4");
-  const double hours = a100["training"]["wall_hours"]["typical"].get<double>();
+  const double hours =
+      a100["training"]["wall_hours"]["typical"].get<double>() + a100["training"]["job_overhead_hours"].get<double>();
   CHECK(a100["cost_usd"]["rent"]["typical"].get<double>() == Approx(8 * 1.79 * hours).epsilon(1e-4));
   const Result text =
       wide({"--params", "70B", "--task", "lora", "--gpu", "a100-80gb-sxm4", "--count", "4", "--price-file", lambda});

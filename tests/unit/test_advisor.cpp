@@ -30,14 +30,23 @@ TEST_CASE("every card is either recommended or rejected with a reason", "[adviso
   }
 }
 
-TEST_CASE("ranks are 1..n in score order", "[advisor]") {
+TEST_CASE("ranks are 1..n: the Best, then priced plans by cost per unit of work, then unpriced by time", "[advisor]") {
   const Report report =
       advise(request(70e9, Task::lora), infer_shape(70e9), load_embedded_catalog(), load_embedded_rules());
   REQUIRE(report.recommendations.size() > 2);
+  REQUIRE(report.best_priced);
+  CHECK(report.recommendations.front().objective.vs_best == Approx(1.0));
+  bool unpriced_seen = false;
   for (std::size_t i = 0; i < report.recommendations.size(); ++i) {
-    CHECK(report.recommendations[i].rank == static_cast<int>(i + 1));
-    if (i > 0) {
-      CHECK(report.recommendations[i - 1].score.total >= report.recommendations[i].score.total);
+    const auto& r = report.recommendations[i];
+    CHECK(r.rank == static_cast<int>(i + 1));
+    if (!r.objective.usd) {
+      unpriced_seen = true;
+      continue;
+    }
+    CHECK_FALSE(unpriced_seen);  // priced plans come first
+    if (i > 1) {
+      CHECK(*report.recommendations[i - 1].objective.usd <= *r.objective.usd);
     }
   }
 }
@@ -98,56 +107,51 @@ TEST_CASE("assumptions state the defaults that drive the result", "[advisor]") {
   CHECK_THAT(all, Catch::Contains("100M"));
 }
 
-TEST_CASE("a tight plan is not the Best when one within 10% of its cost has more room", "[advisor]") {
-  // Two cards alike but for memory and price: find a model size that leaves the
-  // smaller card under 5% headroom and the larger one over it.
-  const GpuSpec small = test::card("small", 80, 2000, 312, 8, 2.00);
-  const GpuSpec large = test::card("large", 84, 2000, 312, 8, 2.18);  // 9% dearer
+TEST_CASE("an unpriced plan is never the Best, however fast", "[advisor]") {
+  GpuSpec fast = test::card("fast", 192, 8000, 2500, 8, 2.0);
+  fast.rent_usd_per_gpu_hour.clear();  // no price
+  const GpuSpec slow = test::card("slow", 80, 2000, 312, 8, 2.0);
   Request r = request(7e9, Task::lora);
-  r.count = 1;
-  bool found = false;
-  for (double params = 10e9; params <= 40e9 && !found; params += 0.25e9) {
-    r.params = params;
-    const ModelShape shape = infer_shape(params);
-    const Estimate a = estimate(r, shape, small);
-    const Estimate b = estimate(r, shape, large);
-    found = a.tight() && b.fits && !b.tight();
-  }
-  REQUIRE(found);
-  const Catalog catalog(CatalogInfo{}, {small, large});
-  const Report report = advise(r, infer_shape(r.params), catalog, load_embedded_rules());
+  const Report report = advise(r, infer_shape(7e9), Catalog(CatalogInfo{}, {fast, slow}), load_embedded_rules());
   REQUIRE(report.recommendations.size() == 2);
-  CHECK(report.recommendations.front().gpu.id == "large");
-  CHECK(report.recommendations.front().rank == 1);
-  REQUIRE(report.displaced_tight);
-  CHECK(report.displaced_tight->gpu_name == "small");
-  CHECK(report.displaced_tight->headroom < 0.05);
-  // The tight plan is labelled in the facts people read.
-  const auto lines = rationale(report.request, report.recommendations.back(), Language::en);
-  CHECK(std::any_of(lines.begin(), lines.end(), [](const Sentence& s) { return s.text.rfind("tight:", 0) == 0; }));
+  CHECK(report.best_priced);
+  CHECK(report.recommendations.front().gpu.id == "slow");
+  CHECK_FALSE(report.recommendations.back().objective.usd);
+  CHECK_FALSE(report.recommendations.back().objective.vs_best);
+  CHECK(describe_objective(report.recommendations.back(), r, false, Language::en).find("--price fast=USD") !=
+        std::string::npos);
+  // Nothing priced: no Best, the list by time, and the headline says so.
+  const Report none = advise(r, infer_shape(7e9), Catalog(CatalogInfo{}, {fast}), load_embedded_rules());
+  REQUIRE(none.recommendations.size() == 1);
+  CHECK_FALSE(none.best_priced);
+  const auto notes = headline_notes(none, Language::en);
+  CHECK(std::any_of(notes.begin(), notes.end(),
+                    [](const std::string& n) { return n.find("none is the Best") != std::string::npos; }));
 }
 
-TEST_CASE("an oversized top plan gives way to a right-sized one that costs less and is nearly as fast", "[advisor]") {
-  // Speed first: the big card scores highest, though three quarters of its
-  // memory would sit idle; the 48 GB card costs a third and serves 3/4 as fast.
-  const GpuSpec big = test::card("big", 288, 8000, 2500, 8, 6.0);
-  const GpuSpec right = test::card("right", 48, 6000, 2500, 8, 2.0);
-  Request r = request(7e9, Task::inference);
-  r.budget = BudgetTier::high;
-  r.count = 1;        // one card each, as sized (speed first would add cards to both)
-  r.concurrency = 8;  // the same load on both
-  const Catalog catalog(CatalogInfo{}, {big, right});
-  const Report report = advise(r, infer_shape(7e9), catalog, load_embedded_rules());
-  REQUIRE(report.recommendations.size() == 2);
-  CHECK(report.recommendations.front().gpu.id == "right");
-  REQUIRE(report.displaced_oversized);
-  CHECK(report.displaced_oversized->gpu_name == "big");
-  CHECK(report.displaced_oversized->headroom > 0.75);
-  // Without a right-sized plan within 1.5x of the time, the big card stays first.
-  const GpuSpec slow = test::card("slow", 48, 2000, 2500, 8, 2.0);
-  const Report kept = advise(r, infer_shape(7e9), Catalog(CatalogInfo{}, {big, slow}), load_embedded_rules());
-  CHECK(kept.recommendations.front().gpu.id == "big");
-  CHECK_FALSE(kept.displaced_oversized);
+TEST_CASE("the tiers are points on the cost-time frontier: low the cheapest, high faster for a premium", "[advisor]") {
+  // Two cards: "cheap" is the cheapest plan; "quick" is 3x as fast for 40% more.
+  const GpuSpec cheap = test::card("cheap", 80, 2000, 312, 8, 1.0);
+  const GpuSpec quick = test::card("quick", 80, 6000, 936, 8, 4.2);
+  Request r = request(7e9, Task::lora);
+  r.count = 1;
+  auto best = [&](BudgetTier tier) {
+    r.budget = tier;
+    return advise(r, infer_shape(7e9), Catalog(CatalogInfo{}, {cheap, quick}), load_embedded_rules());
+  };
+  const Report low = best(BudgetTier::low);
+  REQUIRE(low.recommendations.size() == 2);
+  CHECK(low.recommendations.front().gpu.id == "cheap");
+  REQUIRE(low.faster);  // the neighbour the headline names
+  CHECK(low.faster->gpu_name == "quick");
+  CHECK(low.faster->vs_best_time < 0.5);
+  const Report high = best(BudgetTier::high);
+  CHECK(high.recommendations.front().gpu.id == "quick");
+  REQUIRE(high.cheapest);
+  CHECK(high.cheapest->gpu_name == "cheap");
+  CHECK(high.cheapest->vs_best_usd < 1.0);
+  // Medium pays at most 10% per halving of the time: not 40% for 1.6 halvings.
+  CHECK(best(BudgetTier::medium).recommendations.front().gpu.id == "cheap");
 }
 
 TEST_CASE("a deadline the global batch caps is met with a larger --global-batch", "[advisor]") {

@@ -38,7 +38,7 @@ FitRequest fit_request(const std::vector<Task>& tasks, std::vector<ModelShape> m
 
 }  // namespace
 
-TEST_CASE("fit trains on every card and serves as many copies as fit", "[fit]") {
+TEST_CASE("fit trains on every card and serves with the copy size that serves the most", "[fit]") {
   const FitRequest request =
       fit_request({Task::lora, Task::inference}, {infer_shape(8e9), infer_shape(70e9)}, Fleet{"h100-sxm5", 8});
   const FitReport report = fit(request, shipped(), rules());
@@ -60,8 +60,18 @@ TEST_CASE("fit trains on every card and serves as many copies as fit", "[fit]") 
       CHECK(row.fleet_tokens_per_s == Approx(sets * e.inference->tokens_per_s.typical));
     }
   }
-  // The 8B model is served on one card a copy: eight copies.
-  CHECK(fleet.rows[1].copies == 8);
+  // The 8B model: the copy size that serves the most tokens/s on the fleet,
+  // at least as much as one copy on each card (or any other copy size).
+  for (const int copy : {1, 2, 4, 8}) {
+    Request one;
+    one.task = Task::inference;
+    one.params = 8e9;
+    one.count = copy;
+    const Estimate e = estimate(one, infer_shape(8e9), shipped().resolve("h100-sxm5"));
+    REQUIRE(e.inference);
+    CAPTURE(copy);
+    CHECK(fleet.rows[1].fleet_tokens_per_s >= (8 / copy) * e.inference->tokens_per_s.typical * 0.999);
+  }
   CHECK(report.anything_fits());
 }
 

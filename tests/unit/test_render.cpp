@@ -29,7 +29,7 @@ TEST_CASE("JSON carries the versioned contract", "[render][json]") {
   CHECK(doc["request"]["params"] == 7e9);
   CHECK(doc["outcome"] == "recommended");
   const auto& first = doc["recommendations"][0];
-  for (const char* key : {"rank", "gpu", "count", "memory_gb", "score", "rationale", "training", "cost_usd"}) {
+  for (const char* key : {"rank", "gpu", "count", "memory_gb", "objective", "rationale", "training", "cost_usd"}) {
     CAPTURE(key);
     CHECK(first.contains(key));
   }

@@ -47,7 +47,7 @@ Recommendation pick(int rank, const std::string& id, double rent, double hours, 
   e.cost.rent_usd_per_gpu_hour = Range{rent * 0.8, rent, rent * 1.2};
   e.cost.rent_usd = Range{rent * hours * 3.2, rent * hours * 4, rent * hours * 6};
   e.notes.push_back(EstimateNote{EstimateNote::Kind::multi_node, 16, 2});
-  r.score = ScoreBreakdown{1.0 / rank, 1.0 / rank, 0.8, 1.0, 0.35, 0.35, 0.1, 0.2, 0, 90.0 / rank, true};
+  r.objective = PlanObjective{PlanObjective::Kind::run, e.cost.rent_usd->typical, hours, 1.0 + 0.25 * (rank - 1)};
   r.cheapest = rank == 1;
   r.fastest = rank == 1;
   Finding warning{"w1", EffectKind::warning, 0, true, {}};
@@ -64,6 +64,8 @@ Report fixture() {
   report.request.budget = BudgetTier::low;
   report.model = infer_shape(70e9);
   report.recommendations = {pick(1, "alpha", 2.0, 7.0, 46.5), pick(2, "beta", 1.5, 12.0, 60.0)};
+  report.best_priced = true;
+  report.faster = Report::Neighbour{"gamma", 8, PlanObjective::Kind::run, 70.0, 3.5, 1.25, 0.5};
   Rejection small;
   small.gpu = test::card("gamma", 24, 1000, 165, 1, 0.4);
   small.gpu.name = "gamma 24GB";

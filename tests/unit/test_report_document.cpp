@@ -54,7 +54,7 @@ Recommendation pick(int rank, const std::string& id, double rent, double hours) 
   e.training = t;
   e.cost.rent_usd_per_gpu_hour = Range{rent * 0.8, rent, rent * 1.2};
   e.cost.rent_usd = Range{rent * hours * 3.2, rent * hours * 4, rent * hours * 6};
-  r.score = ScoreBreakdown{1.0 / rank, 1.0 / rank, 0.8, 1.0, 0.35, 0.35, 0.1, 0.2, 0, 90.0 / rank, true};
+  r.objective = PlanObjective{PlanObjective::Kind::run, e.cost.rent_usd->typical, hours, 1.0 + 0.25 * (rank - 1)};
   return r;
 }
 
@@ -66,6 +66,7 @@ Report report_of(std::size_t cards) {
   report.request = test::request(70e9, Task::lora);
   report.request.budget = BudgetTier::low;
   report.model = infer_shape(70e9);
+  report.best_priced = cards > 0;
   for (std::size_t i = 0; i < cards; ++i) {
     const double k = static_cast<double>(i);
     report.recommendations.push_back(pick(static_cast<int>(i) + 1, "card" + std::to_string(i), 1.0 + k, 20.0 - k));
