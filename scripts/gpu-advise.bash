@@ -80,7 +80,7 @@ _gpu_advise() {
 
   # The flags, long then short: exactly those of flag_table() in src/cli/flags.cpp
   # (tests/unit/test_flags.cpp checks), plus --help and --version.
-  local flags="--params --active-params --model --model-config --task --budget --region --mode --gpu
+  local flags="--params --active-params --model --model-config --task --budget --region --ecosystem --mode --gpu
       --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss
       --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --max-batch
@@ -98,6 +98,7 @@ _gpu_advise() {
     --format | -f) _gpu_advise_reply "text json markdown html csv tsv"; return ;;
     --region) _gpu_advise_reply "global cn"; return ;;
     --mode) _gpu_advise_reply "rent buy"; return ;;
+    --ecosystem) _gpu_advise_reply "cuda rocm cann gaudi xpu neuware dtk any"; return ;;
     --condition) _gpu_advise_reply "new used"; return ;;
     --currency) _gpu_advise_reply "usd cny"; return ;;
     --lang) _gpu_advise_reply "en zh"; return ;;

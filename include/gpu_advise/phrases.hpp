@@ -90,6 +90,7 @@ enum class Phrase {
   no_priced_plan,
   larger_plans,
   larger_than_best,
+  other_ecosystem,
   assume_choice_low,
   assume_choice,
   // tasks and tiers
@@ -345,7 +346,6 @@ enum class Phrase {
   list_confidence,
   list_pcie_only,
   list_effect,
-  list_points,
   list_origin,
   list_params,
   list_active,
@@ -388,7 +388,6 @@ enum class Phrase {
   compare_buy_cards,
   header_region_cn,
   effect_reject,
-  effect_score,
   effect_note,
   effect_warning,
   reason_colon,
@@ -459,7 +458,6 @@ enum class Phrase {
   list_no_sourced_quote,
   list_quote,
   list_region_tag,
-  list_rules_profile,
   // units
   unit_minutes,
   unit_hours,

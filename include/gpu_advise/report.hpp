@@ -56,11 +56,16 @@ struct OverBudget {  // the plan costs more than the budget amount
   double cost_usd = 0;
   double budget_usd = 0;
 };
+struct OtherEcosystem {  // --ecosystem asked for another software stack
+  SoftwareStack stack = SoftwareStack::cuda;
+  SoftwareStack asked = SoftwareStack::cuda;
+};
 struct LargerThanBest {  // without --gpu: the card's plan takes over 8 times the Best's GPUs
   int count = 0;
   int best_count = 0;
 };
-using RejectReason = std::variant<Shortfall, NotSelected, RuleRejection, NoPriceForBudget, OverBudget, LargerThanBest>;
+using RejectReason =
+    std::variant<Shortfall, NotSelected, RuleRejection, NoPriceForBudget, OverBudget, LargerThanBest, OtherEcosystem>;
 
 struct Rejection {
   GpuSpec gpu;

@@ -127,6 +127,9 @@ struct Request {
   BudgetTier budget = BudgetTier::medium;
   std::optional<double> budget_usd;  // --budget 50k: a hard cap on the plan's cost
   Region region = Region::global;    // where the cards are bought or rented
+  // --ecosystem: only cards of this software stack; nullopt (any, the
+  // default): every stack, each non-CUDA plan carrying its stack's warning.
+  std::optional<SoftwareStack> ecosystem;
   bool explain = false;              // --explain: the rules that fired on each card, and each score's parts
   bool explain_all = false;          // --explain=all: also every rule that did not fire
   std::vector<std::string> gpu_ids;  // only consider these card ids (resolved); empty = all

@@ -1,8 +1,9 @@
 // Scenario rules: YAML conditions over the request, the card and its estimate,
-// compiled and type-checked at load time, with effects (reject, score, note,
-// warning) and messages in English and Chinese. Also the budget profiles
-// (scoring weights per tier). data/rules.yaml is embedded; --rules FILE adds
-// rules or replaces them by id. The language is documented in docs/rules.md.
+// compiled and type-checked at load time, with effects (reject, note,
+// warning) and messages in English and Chinese. A rule rejects a plan or says
+// something about it; it never moves the choice (docs/methodology.md "How a
+// plan is chosen"). data/rules.yaml is embedded; --rules FILE adds rules or
+// replaces them by id. The language is documented in docs/rules.md.
 #pragma once
 
 #include <filesystem>
@@ -74,65 +75,36 @@ struct RuleCondition {
   friend bool operator==(const RuleCondition&, const RuleCondition&) = default;
 };
 
-enum class EffectKind { reject, score, note, warning };
+enum class EffectKind { reject, note, warning };
 [[nodiscard]] std::span<const EnumName<EffectKind>> names(EffectKind);
 
 struct Rule {
   std::string id;
   RuleCondition when;
   EffectKind effect = EffectKind::note;
-  double points = 0;                        // added to the score (score, and optionally note or warning)
   std::map<Language, std::string> message;  // templates with {field} placeholders
   std::string origin;                       // FILE:LINE
   bool from_user = false;                   // from a --rules file rather than the embedded rules
   friend bool operator==(const Rule&, const Rule&) = default;
 };
 
-// Scoring weights for one budget tier.
-struct ScoreWeights {
-  double cost = 0;
-  double speed = 0;
-  double headroom = 0;
-  double risk = 0;  // ecosystem and supply risk (1 = lowest)
-  friend bool operator==(const ScoreWeights&, const ScoreWeights&) = default;
-};
-
-// How safe a card is to plan on, 0 to 1: the maturity of its software stack
-// times a factor for how well its catalog figures are known.
-struct EcosystemScores {
-  std::map<SoftwareStack, double> software{{SoftwareStack::cuda, 1.0}};
-  std::map<Confidence, double> confidence{{Confidence::datasheet, 1.0}};
-  [[nodiscard]] double score(const GpuSpec& gpu) const;
-  friend bool operator==(const EcosystemScores&, const EcosystemScores&) = default;
-};
-
 class RuleSet {
  public:
   RuleSet() = default;
-  RuleSet(std::vector<Rule> rules, std::map<BudgetTier, ScoreWeights> profiles,
-          std::optional<EcosystemScores> ecosystem)
-      : m_rules(std::move(rules)), m_profiles(std::move(profiles)), m_ecosystem(std::move(ecosystem)) {}
+  explicit RuleSet(std::vector<Rule> rules) : m_rules(std::move(rules)) {}
   [[nodiscard]] const std::vector<Rule>& rules() const noexcept { return m_rules; }
-  [[nodiscard]] ScoreWeights weights(BudgetTier tier) const;
-  [[nodiscard]] const EcosystemScores& ecosystem() const;
-  // Rules with the same id are replaced in place, new ones appended; profiles replaced.
+  // Rules with the same id are replaced in place, new ones appended.
   void merge(const RuleSet& overlay);
-  // The parts, for the build-time compiler (src/codegen/compile_data.cpp).
-  [[nodiscard]] const std::map<BudgetTier, ScoreWeights>& profiles() const noexcept { return m_profiles; }
-  [[nodiscard]] const std::optional<EcosystemScores>& ecosystem_scores() const noexcept { return m_ecosystem; }
   friend bool operator==(const RuleSet&, const RuleSet&) = default;
 
  private:
   std::vector<Rule> m_rules;
-  std::map<BudgetTier, ScoreWeights> m_profiles;
-  std::optional<EcosystemScores> m_ecosystem;
 };
 
 // One rule's verdict on one card.
 struct Finding {
   std::string rule_id;
   EffectKind effect = EffectKind::note;
-  double points = 0;
   bool fired = false;
   std::map<Language, std::string> message;  // rendered in each language; empty when not fired
 

@@ -333,6 +333,10 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
       }
       continue;
     }
+    if (request.ecosystem && gpu.software != *request.ecosystem) {
+      report.rejected.push_back({gpu, {OtherEcosystem{gpu.software, *request.ecosystem}}, {}});
+      continue;
+    }
     considered.push_back(&gpu);
     // Each candidate plan meets the constraints or is dropped: it fits, no
     // rule rejects it, it keeps within a --budget amount. When none is left,

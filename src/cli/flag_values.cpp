@@ -90,6 +90,26 @@ void gpu(std::string_view flag, const std::string& value, Request& request, cons
   }
 }
 
+void ecosystem(std::string_view flag, const std::string& value, Request& request, const RequestInputs&) {
+  const std::string name = text::to_lower(text::trim(value));
+  if (name == "any") {
+    request.ecosystem.reset();
+    return;
+  }
+  if (const auto stack = enum_from_string<SoftwareStack>(name)) {
+    request.ecosystem = *stack;
+    return;
+  }
+  std::vector<std::string> valid = enum_names<SoftwareStack>();
+  valid.emplace_back("any");
+  std::string message =
+      fmt::format("{}: '{}' is not a software stack; expected {}", flag, text::excerpt(value), text::join_or(valid));
+  if (const auto suggestion = text::did_you_mean(name, valid)) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  throw UsageError(message);
+}
+
 void zero(std::string_view flag, const std::string& value, Request& request, const RequestInputs&) {
   const std::string stage(text::trim(value));
   if (stage.size() != 1 || stage[0] < '0' || stage[0] > '3') {

@@ -56,6 +56,7 @@ void on(std::string_view, const std::string&, Request& request, const RequestInp
 void task(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void budget(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void gpu(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
+void ecosystem(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void zero(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void lora_targets(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void goodput(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);

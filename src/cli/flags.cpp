@@ -71,6 +71,10 @@ const std::vector<FlagSpec>& flag_table() {
       {"--region", &Flags::region, values::choice<&Request::region>, "Workload", "REGION",
        fmt::format("Where the cards are bought or rented: {} (default) or cn", shown(d.region)), "", FlagScope::any,
        "region", false},
+      {"--ecosystem", &Flags::ecosystem, values::ecosystem, "Workload", "STACK",
+       "cuda | rocm | cann | gaudi | xpu | neuware | dtk | any: only cards of this software stack (default any; "
+       "a plan off CUDA carries its stack's warning)",
+       "", FlagScope::any, "ecosystem", false},
       {"--seq-len", &Flags::seq_len, values::integer<&Request::seq_len, 10'000'000>, "Training", "N",
        fmt::format("Training sequence length (default {})", shown(d.seq_len)), "", FlagScope::training, "seq_len",
        false},

@@ -47,6 +47,7 @@ struct Flags {
   std::vector<std::string> catalogs;
   std::vector<std::string> rules;
   std::string region;
+  std::string ecosystem;
   bool explain = false;
   std::string explain_level;  // --explain[=fired|all]: "fired" when given bare
   std::string prepared_for;   // the report's header (--prepared-for, --prepared-by)

@@ -204,31 +204,15 @@ void write_rules(std::ostream& out, const RuleSet& rules, std::string_view input
   out << "#include \"load/compiled_data.hpp\"\n\nnamespace gpu_advise::compiled {\n\nRuleSet rules() {\n";
   out << fmt::format("  std::vector<Rule> list;\n  list.reserve({});\n", rules.rules().size());
   for (const Rule& r : rules.rules()) {
-    out << fmt::format(
-        "  list.push_back(Rule{{\n    .id = {},\n    .when = {},\n    .effect = {},\n    .points = {},\n",
-        literal(r.id), condition(r.when, 1), enumerator("EffectKind", r.effect), number(r.points));
+    out << fmt::format("  list.push_back(Rule{{\n    .id = {},\n    .when = {},\n    .effect = {},\n", literal(r.id),
+                       condition(r.when, 1), enumerator("EffectKind", r.effect));
     out << "    .message = {";
     for (const auto& [language, text] : r.message) {
       out << fmt::format("{{{}, {}}}, ", enumerator("Language", language), literal(text));
     }
     out << fmt::format("}},\n    .origin = {},\n    .from_user = {}}});\n", literal(r.origin), r.from_user);
   }
-  out << "  std::map<BudgetTier, ScoreWeights> profiles;\n";
-  for (const auto& [tier, w] : rules.profiles()) {
-    out << fmt::format("  profiles[{}] = ScoreWeights{{{}, {}, {}, {}}};\n", enumerator("BudgetTier", tier),
-                       number(w.cost), number(w.speed), number(w.headroom), number(w.risk));
-  }
-  out << "  std::optional<EcosystemScores> ecosystem;\n";
-  if (const auto& e = rules.ecosystem_scores()) {
-    out << "  ecosystem.emplace();\n  ecosystem->software.clear();\n  ecosystem->confidence.clear();\n";
-    for (const auto& [stack, score] : e->software) {
-      out << fmt::format("  ecosystem->software[{}] = {};\n", enumerator("SoftwareStack", stack), number(score));
-    }
-    for (const auto& [level, score] : e->confidence) {
-      out << fmt::format("  ecosystem->confidence[{}] = {};\n", enumerator("Confidence", level), number(score));
-    }
-  }
-  out << "  return RuleSet(std::move(list), std::move(profiles), std::move(ecosystem));\n}\n\n"
+  out << "  return RuleSet(std::move(list));\n}\n\n"
          "}  // namespace gpu_advise::compiled\n";
 }
 
@@ -284,7 +268,7 @@ RuleSet relabel(const RuleSet& parsed, const std::string& input, const std::stri
   for (auto& rule : rules) {
     rule.origin = origin + rule.origin.substr(input.size());
   }
-  return RuleSet(std::move(rules), parsed.profiles(), parsed.ecosystem_scores());
+  return RuleSet(std::move(rules));
 }
 
 // The generated source for `kind`, from `input` parsed under its real path (so

@@ -69,12 +69,15 @@ double serving_workspace_bytes(const Request& request, const ModelShape& model, 
 
 }  // namespace sizing
 
-// Training: 90% of the card, less 2 GiB for the CUDA context and the
-// allocator. Serving: one budget, vLLM's gpu_memory_utilization of 0.9, which
-// already holds the runtime's own memory.
+// One margin each (docs/methodology.md §2). Training: the whole card, with
+// 2 GiB a GPU for what the estimate does not allocate (the CUDA context, NCCL
+// buffers, the allocator's slack); the estimate itself is within 10% of
+// measured peaks, and a plan under 5% headroom is labelled tight. Serving:
+// vLLM's gpu_memory_utilization of 0.9, which already holds the runtime's own
+// memory.
 MemoryPolicy memory_policy(const Request& request) {
   if (is_training(request.task)) {
-    return {0.90, 2.0};
+    return {1.0, 2.0};
   }
   return {request.serving_memory_fraction, 0.0};
 }

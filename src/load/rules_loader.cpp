@@ -35,13 +35,13 @@ class RulesParser {
     if (const auto version = top.integer("schema_version", Presence::required, 1, 1000); version && *version != 1) {
       m_diagnostics.error(document, "schema_version", fmt::format("version {} is not supported; expected 1", *version));
     }
-    std::map<BudgetTier, ScoreWeights> profiles;
-    if (const auto node = top.node("profiles", m_role == RulesRole::base ? Presence::required : Presence::optional)) {
-      profiles = read_profiles(*node);
-    }
-    std::optional<EcosystemScores> ecosystem;
-    if (const auto node = top.node("ecosystem", m_role == RulesRole::base ? Presence::required : Presence::optional)) {
-      ecosystem = read_ecosystem(*node);
+    // Rules never weigh the choice (docs/methodology.md "How a plan is chosen").
+    for (const char* gone : {"profiles", "ecosystem"}) {
+      if (const auto node = top.node(gone, Presence::optional)) {
+        m_diagnostics.error(*node, gone,
+                            "is no longer read: plans are chosen on cost and time (the budget tier is a premium "
+                            "per halving of the time), and --ecosystem chooses the software stacks; remove it");
+      }
     }
     std::vector<Rule> rules;
     if (const auto list = top.node("rules", m_role == RulesRole::base ? Presence::required : Presence::optional)) {
@@ -67,66 +67,10 @@ class RulesParser {
     }
     top.finish();
     m_diagnostics.throw_if_any();
-    return RuleSet(std::move(rules), std::move(profiles), std::move(ecosystem));
+    return RuleSet(std::move(rules));
   }
 
  private:
-  std::map<BudgetTier, ScoreWeights> read_profiles(const YAML::Node& node) {
-    std::map<BudgetTier, ScoreWeights> out;
-    MapReader map(m_diagnostics, node, "profiles");
-    for (const auto& name : enum_names<BudgetTier>()) {
-      const auto tier_node = map.node(name, m_role == RulesRole::base ? Presence::required : Presence::optional);
-      if (!tier_node) {
-        continue;
-      }
-      MapReader weights(m_diagnostics, *tier_node, map.child_path(name));
-      const yaml::Bounds share{0, 1, false};
-      ScoreWeights w;
-      w.cost = weights.number("cost", Presence::required, share).value_or(0);
-      w.speed = weights.number("speed", Presence::required, share).value_or(0);
-      w.headroom = weights.number("headroom", Presence::required, share).value_or(0);
-      w.risk = weights.number("risk", Presence::required, share).value_or(0);
-      weights.finish();
-      const double sum = w.cost + w.speed + w.headroom + w.risk;
-      if (std::abs(sum - 1.0) > 1e-6) {
-        m_diagnostics.error(*tier_node, map.child_path(name),
-                            fmt::format("the weights add up to {:g}; they must add up to 1", sum));
-      }
-      out[*enum_from_string<BudgetTier>(name)] = w;
-    }
-    map.finish();
-    return out;
-  }
-
-  EcosystemScores read_ecosystem(const YAML::Node& node) {
-    EcosystemScores out;
-    out.software.clear();
-    out.confidence.clear();
-    MapReader map(m_diagnostics, node, "ecosystem");
-    const yaml::Bounds share{0, 1, false};
-    if (const auto software = map.node("software", Presence::required)) {
-      MapReader m(m_diagnostics, *software, "ecosystem.software");
-      for (const auto& name : enum_names<SoftwareStack>()) {
-        if (const auto value = m.number(name, Presence::required, share)) {
-          out.software[*enum_from_string<SoftwareStack>(name)] = *value;
-        }
-      }
-      m.finish();
-    }
-    if (const auto confidence = map.node("confidence", Presence::required)) {
-      MapReader m(m_diagnostics, *confidence, "ecosystem.confidence");
-      for (const auto& name : enum_names<Confidence>()) {
-        if (const auto value = m.number(name, Presence::required, share)) {
-          out.confidence[*enum_from_string<Confidence>(name)] = *value;
-        }
-      }
-      m.finish();
-    }
-    (void)map.string_list("sources", Presence::optional);
-    map.finish();
-    return out;
-  }
-
   Rule read_rule(const YAML::Node& node, const std::string& path) {
     Rule rule;
     MapReader map(m_diagnostics, node, path);
@@ -141,15 +85,18 @@ class RulesParser {
     }
     if (const auto effect = map.node("effect", Presence::required)) {
       MapReader e(m_diagnostics, *effect, map.child_path("effect"));
-      rule.effect = e.enumeration<EffectKind>("type", Presence::required).value_or(EffectKind::note);
-      const auto points = e.node("points", rule.effect == EffectKind::score ? Presence::required : Presence::optional);
-      if (points) {
-        if (const auto value = read_signed(*points, e.child_path("points"))) {
-          rule.points = *value;
-          if (rule.effect == EffectKind::reject) {
-            m_diagnostics.error(*points, e.child_path("points"), "a reject has no points");
-          }
-        }
+      const auto type = e.node("type", Presence::optional);
+      if (type && type->IsScalar() && type->Scalar() == "score") {
+        m_diagnostics.error(*type, e.child_path("type"),
+                            "'score' is no longer an effect: a rule rejects a plan or says something about it "
+                            "(reject, warning, note) and never adds or subtracts points; to prefer cards, name them "
+                            "with --gpu");
+      } else {
+        rule.effect = e.enumeration<EffectKind>("type", Presence::required).value_or(EffectKind::note);
+      }
+      if (const auto points = e.node("points", Presence::optional)) {
+        m_diagnostics.error(*points, e.child_path("points"),
+                            "points are no longer read: rules never add or subtract points; remove it");
       }
       e.finish();
     }
@@ -166,30 +113,6 @@ class RulesParser {
     (void)map.string("about", Presence::optional);
     map.finish();
     return rule;
-  }
-
-  // Points may be negative: -100 to +100.
-  std::optional<double> read_signed(const YAML::Node& node, const std::string& path) {
-    if (!node.IsScalar()) {
-      m_diagnostics.error(node, path, "expected a number of points, such as 8 or -10");
-      return std::nullopt;
-    }
-    std::string raw = node.Scalar();
-    if (!raw.empty() && raw[0] == '+') {
-      raw.erase(0, 1);
-    }
-    double value = 0;
-    const auto [ptr, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
-    if (raw.empty() || ec != std::errc{} || ptr != raw.data() + raw.size() || !std::isfinite(value)) {
-      m_diagnostics.error(node, path,
-                          fmt::format("expected a number of points, such as 8 or -10, found '{}'", node.Scalar()));
-      return std::nullopt;
-    }
-    if (std::abs(value) > 100) {
-      m_diagnostics.error(node, path, fmt::format("{} is outside -100 to 100 points", node.Scalar()));
-      return std::nullopt;
-    }
-    return value;
   }
 
   void check_placeholders(const std::string& text, const YAML::Node& node, const std::string& path) {

@@ -544,15 +544,15 @@ void append_memory(std::vector<Block>& doc, const Report& report, Language l) {
   doc.push_back(memory);
 }
 
-// The risks: the listed plans' fired rules that do more than score, and their
-// notes; a line saying there are none when there are none.
+// The risks: the listed plans' fired warnings and rejections (notes inform),
+// and the estimates' notes; a line saying there are none when there are none.
 void append_risks(std::vector<Block>& doc, const Report& report, Language l) {
   doc.push_back(Heading{2, say(l, Phrase::section_risks)});
   Bullets risks;
   for (std::size_t i = 0; i < listed(report); ++i) {
     const auto& rec = report.recommendations[i];
     for (const auto& f : rec.findings) {
-      if (f.fired && f.effect != EffectKind::score) {
+      if (f.fired && f.effect != EffectKind::note) {
         risks.items.push_back(rec.gpu.name + say(l, Phrase::fact_colon) + f.message_in(l));
       }
     }

@@ -153,6 +153,7 @@ void request_json(Writer& w, const Request& r) {
     w.field("budget", to_string(r.budget));
     w.field("budget_usd", r.budget_usd);
     w.field("region", to_string(r.region));
+    w.field("ecosystem", r.ecosystem ? to_string(*r.ecosystem) : std::string_view("any"));
     w.field("explain", r.explain);
     configured_json(w, r.configured);
     w.field("gpus", r.gpu_ids);
@@ -284,7 +285,6 @@ void findings_json(Writer& w, const std::vector<Finding>& findings, bool all, La
       w.begin_object();
       w.field("id", f.rule_id);
       w.field("effect", to_string(f.effect));
-      w.field("points", f.points);
       w.field("fired", f.fired);
       w.field("message", f.fired ? std::optional(f.message_in(language)) : std::nullopt);
       w.end_object();
@@ -365,6 +365,11 @@ void reason_json(Writer& w, const RejectReason& reason, const Request& request, 
       w.field("cost_usd", round6(over.cost_usd));
       w.field("cap_usd", round6(over.budget_usd));
       w.field("basis", basis);
+    }
+    void operator()(const OtherEcosystem& other) const {
+      w.field("kind", "ecosystem");
+      w.field("software", to_string(other.stack));
+      w.field("asked", to_string(other.asked));
     }
     void operator()(const LargerThanBest& larger) const {
       w.field("kind", "larger_than_best");

@@ -67,20 +67,14 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l, const T
 }
 
 std::string render_rules_text(const RuleSet& rules, Language l, const TextStyle& style) {
-  std::string out = say(l, Phrase::list_rules_intro, rules.rules().size());
-  for (const auto tier : {BudgetTier::low, BudgetTier::medium, BudgetTier::high}) {
-    const auto w = rules.weights(tier);
-    out += say(l, Phrase::list_rules_profile, describe(tier, l), w.cost, w.speed, w.headroom, w.risk);
-  }
-  out = render::wrap_lines(out, width_of(style), "  ") + "\n\n";
+  std::string out =
+      render::wrap_lines(say(l, Phrase::list_rules_intro, rules.rules().size()), width_of(style), "  ") + "\n\n";
   Table table = listing_table({{"ID", 9, Align::left, Overflow::keep},
                                {say(l, Phrase::list_effect), 5},
-                               {say(l, Phrase::list_points), 4, Align::right},
                                {say(l, Phrase::list_origin), 1, Align::left, Overflow::stack, true}},
                               l);
   for (const auto& rule : rules.rules()) {
-    table.add_row({rule.id, describe(rule.effect, l),
-                   rule.points == 0 ? std::string("") : fmt::format("{:+g}", rule.points), rule.origin});
+    table.add_row({rule.id, describe(rule.effect, l), rule.origin});
   }
   return out + table.to_string("", width_of(style));
 }

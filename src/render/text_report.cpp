@@ -168,10 +168,7 @@ std::string explain_findings(const std::vector<Finding>& findings, Said said, bo
   std::string out;
   for (const auto& f : findings) {
     if (f.fired) {
-      std::string label = fmt::format("{} {} {}", fired, f.rule_id, describe(f.effect, l));
-      if (f.points != 0) {
-        label += fmt::format(" {:+g}", f.points);
-      }
+      const std::string label = fmt::format("{} {} {}", fired, f.rule_id, describe(f.effect, l));
       const bool repeated = said == Said::everything || (said == Said::rejections && f.effect == EffectKind::reject);
       std::string text = bullet(repeated ? label : say(l, Phrase::explain_label_text, label, f.message_in(l)), width,
                                 indent, "      ");

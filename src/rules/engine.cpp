@@ -1,5 +1,5 @@
 // The rule engine: conditions matched against one card's facts, messages
-// rendered in both languages, rule sets merged, and the budget profiles.
+// rendered in both languages, rule sets merged.
 #include <algorithm>
 
 #include "gpu_advise/phrases.hpp"
@@ -18,10 +18,8 @@ std::span<const EnumName<Operator>> names(Operator) {
 }
 
 std::span<const EnumName<EffectKind>> names(EffectKind) {
-  static constexpr EnumName<EffectKind> table[] = {{EffectKind::reject, "reject"},
-                                                   {EffectKind::score, "score"},
-                                                   {EffectKind::note, "note"},
-                                                   {EffectKind::warning, "warning"}};
+  static constexpr EnumName<EffectKind> table[] = {
+      {EffectKind::reject, "reject"}, {EffectKind::note, "note"}, {EffectKind::warning, "warning"}};
   return table;
 }
 
@@ -117,25 +115,6 @@ std::string render_message(std::string_view text, const Facts& facts, Language l
   return out;
 }
 
-ScoreWeights RuleSet::weights(BudgetTier tier) const {
-  const auto it = m_profiles.find(tier);
-  if (it != m_profiles.end()) {
-    return it->second;
-  }
-  return ScoreWeights{0.4, 0.4, 0.2, 0.0};
-}
-
-const EcosystemScores& RuleSet::ecosystem() const {
-  static const EcosystemScores neutral;
-  return m_ecosystem ? *m_ecosystem : neutral;
-}
-
-double EcosystemScores::score(const GpuSpec& gpu) const {
-  const auto s = software.find(gpu.software);
-  const auto c = confidence.find(gpu.confidence);
-  return (s == software.end() ? 0.5 : s->second) * (c == confidence.end() ? 1.0 : c->second);
-}
-
 void RuleSet::merge(const RuleSet& overlay) {
   for (const auto& rule : overlay.rules()) {
     const auto it = std::find_if(m_rules.begin(), m_rules.end(), [&](const Rule& r) { return r.id == rule.id; });
@@ -144,12 +123,6 @@ void RuleSet::merge(const RuleSet& overlay) {
     } else {
       m_rules.push_back(rule);
     }
-  }
-  for (const auto& [tier, weights] : overlay.m_profiles) {
-    m_profiles[tier] = weights;
-  }
-  if (overlay.m_ecosystem) {
-    m_ecosystem = overlay.m_ecosystem;
   }
 }
 
@@ -187,7 +160,7 @@ std::vector<Finding> evaluate(const RuleSet& rules, const Facts& facts, const st
   for (std::size_t i = 0; i < rules.rules().size(); ++i) {
     const Rule& rule = rules.rules()[i];
     const bool fired = (i >= may_fire.size() || may_fire[i]) && rule.when.matches(facts);
-    Finding finding{rule.id, rule.effect, rule.points, fired, {}};
+    Finding finding{rule.id, rule.effect, fired, {}};
     if (finding.fired) {
       for (const Language language : {Language::en, Language::zh}) {
         auto it = rule.message.find(language);

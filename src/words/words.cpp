@@ -173,6 +173,10 @@ std::string describe(const RejectReason& reason, const Request& request, Languag
                                                                : Phrase::budget_over_month;
       return say(language, what, format::money(over.cost_usd, unit), format::money(over.budget_usd, unit));
     }
+    std::string operator()(const OtherEcosystem& other) const {
+      return say(language, Phrase::other_ecosystem, display_name(other.stack), display_name(other.asked),
+                 to_string(other.asked));
+    }
     std::string operator()(const LargerThanBest& larger) const {
       return say(language, Phrase::larger_than_best, larger.count, larger.best_count);
     }
@@ -439,7 +443,6 @@ std::string describe(PriceKind kind, Language language) {
 std::string describe(EffectKind effect, Language language) {
   switch (effect) {
     case EffectKind::reject: return say(language, Phrase::effect_reject);
-    case EffectKind::score: return say(language, Phrase::effect_score);
     case EffectKind::note: return say(language, Phrase::effect_note);
     case EffectKind::warning: return say(language, Phrase::effect_warning);
   }
@@ -540,6 +543,24 @@ std::string describe_idle(const RentOffer& offer, int count, Language language) 
   return offer.paid_gpus > count ? say(language, Phrase::offer_idle, offer.paid_gpus - count, offer.paid_gpus)
                                  : std::string();
 }
+
+namespace {
+
+// The memory margin and how the Best is chosen: two assumptions every request states.
+void add_margin_and_choice(const Request& request, Language language, std::vector<std::string>& out) {
+  const MemoryPolicy memory = memory_policy(request);
+  if (request.task == Task::inference) {
+    out.push_back(say(language, Phrase::assume_serving_memory, 100.0 * memory.usable_fraction));
+  } else {
+    out.push_back(
+        say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
+  }
+  out.push_back(request.budget == BudgetTier::low
+                    ? say(language, Phrase::assume_choice_low)
+                    : say(language, Phrase::assume_choice, 100.0 * tier_premium(request.budget)));
+}
+
+}  // namespace
 
 std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language) {
   std::vector<std::string> out;
@@ -644,16 +665,7 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     }
     out.push_back(say(language, Phrase::assume_scheduler, request.max_batch, request.max_batched_tokens));
   }
-  const MemoryPolicy memory = memory_policy(request);
-  if (request.task == Task::inference) {
-    out.push_back(say(language, Phrase::assume_serving_memory, 100.0 * memory.usable_fraction));
-  } else {
-    out.push_back(
-        say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
-  }
-  out.push_back(request.budget == BudgetTier::low
-                    ? say(language, Phrase::assume_choice_low)
-                    : say(language, Phrase::assume_choice, 100.0 * tier_premium(request.budget)));
+  add_margin_and_choice(request, language, out);
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, request.price_files.empty() ? Phrase::assume_rent : Phrase::assume_rent_files));
     for (const auto& file : request.price_files) {
@@ -698,8 +710,7 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
 
 namespace {
 std::string rule_line(const Finding& f, Language language) {
-  const std::string points = f.points != 0 ? fmt::format(" {:+g}", f.points) : std::string();
-  return say(language, f.effect == EffectKind::warning ? Phrase::warning_line : Phrase::rule_line, f.rule_id, points,
+  return say(language, f.effect == EffectKind::warning ? Phrase::warning_line : Phrase::rule_line, f.rule_id,
              f.message_in(language));
 }
 
@@ -773,12 +784,7 @@ std::optional<std::string> main_risk(const Recommendation& pick, Language langua
   if (!pick.estimate.notes.empty()) {
     return describe(pick.estimate.notes.front(), language);
   }
-  for (const auto& f : pick.findings) {
-    if (f.fired && f.effect == EffectKind::note && f.points <= 0) {  // a note that adds points is no risk
-      return f.message_in(language);
-    }
-  }
-  return std::nullopt;
+  return std::nullopt;  // notes inform; they are not risks
 }
 
 }  // namespace

@@ -84,9 +84,12 @@ TEST_CASE("the headline says what drives it, plans show their headroom, unpriced
   const Result serve = run({"--params", "70B", "--task", "inference", "--format", "markdown"});
   CHECK_THAT(serve.out, Catch::Contains("for " + std::to_string(sequences) + " concurrent sequences") &&
                             Catch::Contains("tokens/s per user"));
-  // 70B full fine-tune on A100 80GB: 1% headroom, labelled tight.
-  const Result tight = run({"--params", "70B", "--task", "full", "--gpu", "a100-80gb-sxm4"});
+  // 70B QLoRA at 2,048 tokens on one 48 GB card (the QLoRA paper's headline): it fits with the one
+  // margin (the runtime reserve), at 2% headroom, labelled tight.
+  const Result tight =
+      run({"--params", "70B", "--task", "qlora", "--seq-len", "2048", "--gpu", "rtx-a6000", "--count", "1"});
   REQUIRE(tight.status == 0);
+  CHECK_THAT(tight.out, Catch::Contains("47.0 / 48") && Catch::Contains("2% tight"));
   CHECK_THAT(tight.out, Catch::Contains("% tight") && Catch::Contains("tight: under 5% of usable memory is left"));
   // An unpriced card is never the Best: listed after the priced ones, with no cost relative to the Best.
   const Result json = run({"--params", "70B", "--task", "lora", "--region", "cn", "--format", "json"});
@@ -134,7 +137,7 @@ TEST_CASE("ways out and rejections carry a kind, their numbers and the levers th
         memory_reason = true;
         CHECK(reason["count"] == 8);
         CHECK(reason["needed_gb"].get<double>() > reason["usable_gb"].get<double>());
-        CHECK(reason["usable_gb"].get<double>() == Approx(80 * 0.9 * 1.073741824).epsilon(0.1));
+        CHECK(reason["usable_gb"].get<double>() == Approx(80 * 1.073741824).epsilon(0.01));  // the whole card
       }
       not_selected = not_selected || reason["kind"] == "not_selected";
       CHECK_FALSE(reason["message"].get<std::string>().empty());

@@ -106,6 +106,7 @@ std::vector<std::string> english_words(const std::string& text, const std::vecto
                                                    "gddr",
                                                    "cuda",
                                                    "rocm",
+                                                   "nccl",
                                                    "cann",
                                                    "kv",
                                                    "tokens",

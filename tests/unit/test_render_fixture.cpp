@@ -50,7 +50,7 @@ Recommendation pick(int rank, const std::string& id, double rent, double hours, 
   r.objective = PlanObjective{PlanObjective::Kind::run, e.cost.rent_usd->typical, hours, 1.0 + 0.25 * (rank - 1)};
   r.cheapest = rank == 1;
   r.fastest = rank == 1;
-  Finding warning{"w1", EffectKind::warning, 0, true, {}};
+  Finding warning{"w1", EffectKind::warning, true, {}};
   warning.message = {{Language::en, "check the supply"}, {Language::zh, "请确认供货"}};
   r.findings.push_back(warning);
   return r;

@@ -102,13 +102,12 @@ TEST_CASE("messages fill placeholders in the chosen language", "[rules]") {
   const World w;
   const std::string yaml =
       header +
-      "  - id: r1\n    when: {field: task, is: lora}\n    effect: {type: score, points: 8}\n"
+      "  - id: r1\n    when: {field: task, is: lora}\n    effect: {type: note}\n"
       "    message:\n      en: \"{params} on {gpus} x {gpu}\"\n      zh: \"{params} 用 {gpus} 张 {gpu}\"\n";
   const RuleSet rules = parse_rules(yaml, "rules.yaml", RulesRole::overlay);
   const auto findings = evaluate(rules, w.facts());
   CHECK(findings.front().message_in(Language::en) == "70B on 4 x g80");
   CHECK(findings.front().message_in(Language::zh) == "70B 用 4 张 g80");
-  CHECK(findings.front().points == 8);
 }
 
 TEST_CASE("rule files are checked at load time with located errors", "[rules]") {
@@ -126,11 +125,14 @@ TEST_CASE("rule files are checked at load time with located errors", "[rules]") 
       errors(rule("{alll: [{field: task, is: lora}]}")),
       Catch::Contains("when.alll: unknown operator 'alll'") && Catch::Contains("when.field: required key is missing"));
   CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: boost}")),
-             Catch::Contains("'boost' is not valid; expected reject, score, note or warning"));
-  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: score}")),
-             Catch::Contains("effect.points: required key is missing"));
-  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: score, points: 500}")),
-             Catch::Contains("outside -100 to 100"));
+             Catch::Contains("'boost' is not valid; expected reject, note or warning"));
+  // Rules never weigh the choice: points and score effects are located errors that say what to do.
+  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: score, points: 10}")),
+             Catch::Contains("rules.yaml:5:20: rules[0].effect.type: 'score' is no longer an effect") &&
+                 Catch::Contains("name them with --gpu") &&
+                 Catch::Contains("rules[0].effect.points: points are no longer read"));
+  CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: warning, points: -5}")),
+             Catch::Contains("points are no longer read"));
   CHECK_THAT(errors(rule("{field: task, is: lora}", "{type: note}", "\"{parms} here\"")),
              Catch::Contains("unknown placeholder '{parms}'; did you mean '{params}'?"));
   const std::string twice = rule("{field: task, is: lora}") +
@@ -138,14 +140,16 @@ TEST_CASE("rule files are checked at load time with located errors", "[rules]") 
                             "    effect: {type: note}\n    message: {en: \"x\"}\n";
   CHECK_THAT(errors(twice), Catch::Contains("duplicate rule id 'r1'"));
   CHECK_THAT(errors("schema_version: 1\nprofiles:\n  low: {cost: 0.5, speed: 0.4, headroom: 0.2, risk: 0.2}\n"),
-             Catch::Contains("add up to 1.3"));
+             Catch::Contains("profiles: is no longer read"));
+  CHECK_THAT(errors("schema_version: 1\necosystem:\n  software: {cuda: 1.0}\n"),
+             Catch::Contains("ecosystem: is no longer read") && Catch::Contains("--ecosystem"));
 }
 
 TEST_CASE("an overlay replaces rules by id and adds new ones", "[rules]") {
   RuleSet base = load_embedded_rules();
   const std::size_t count = base.rules().size();
   base.merge(parse_rules(header + "  - id: finetune-80gb-ampere\n    when: {field: task, is: lora}\n"
-                                  "    effect: {type: score, points: 1}\n    message: {en: \"replaced\"}\n"
+                                  "    effect: {type: warning}\n    message: {en: \"replaced\"}\n"
                                   "  - id: my-new-rule\n    when: {field: task, is: lora}\n"
                                   "    effect: {type: note}\n    message: {en: \"new\"}\n",
                          "mine.yaml", RulesRole::overlay));
@@ -153,7 +157,7 @@ TEST_CASE("an overlay replaces rules by id and adds new ones", "[rules]") {
   const auto it = std::find_if(base.rules().begin(), base.rules().end(),
                                [](const Rule& r) { return r.id == "finetune-80gb-ampere"; });
   REQUIRE(it != base.rules().end());
-  CHECK(it->points == 1);
+  CHECK(it->effect == EffectKind::warning);
   CHECK(it->origin == "mine.yaml:3");
 }
 
@@ -306,7 +310,7 @@ TEST_CASE("rules: what the request alone decides is decided once per request, wi
     message: {en: "r"}
   - id: t-any-request
     when: {any: [{field: region, is: cn}, {field: mode, is: buy}]}
-    effect: {type: score, points: -1}
+    effect: {type: warning}
     message: {en: "s"}
 )",
                                       "overlay.yaml", RulesRole::overlay);
