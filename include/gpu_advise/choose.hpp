@@ -16,11 +16,13 @@ struct CardPlans {
   const GpuSpec* gpu = nullptr;
   std::vector<Estimate> plans;
   std::vector<std::vector<Finding>> findings;  // one per plan
+  std::vector<PlanTried> tried;                // every candidate, kept or removed, smallest first
 };
 
 struct Choice {
   std::vector<Recommendation> rows;  // the Best first, then priced by cost per unit of work, then unpriced by time
   bool best_priced = false;
+  std::vector<Report::Neighbour> frontier;
   std::optional<Report::Neighbour> cheapest;
   std::optional<Report::Neighbour> faster;
   std::vector<Rejection> larger;  // cards whose plan takes over 8 times the Best's GPUs (without --gpu)

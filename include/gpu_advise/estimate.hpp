@@ -310,6 +310,10 @@ struct PlanPoint {
   double time = 0;
   std::optional<double> capex;
 };
+// The GPUs whose traffic is one sharded group: training under ZeRO-3/FSDP,
+// every rank; otherwise, and serving, one model copy (tensor x pipeline x context).
+[[nodiscard]] int sharded_group(const Layout& layout, bool training);
+
 // A plan as the tiers see it; unpriced, costed in GPU-hours (runs) or GPUs
 // (serving), which compares plans of one card only.
 [[nodiscard]] PlanPoint plan_point(const Request& request, const Estimate& estimate);

@@ -29,15 +29,42 @@ struct PlanObjective {
   std::optional<double> vs_best;  // usd over the Best's (both priced)
 };
 
+// A hard constraint a plan was checked against (docs/methodology.md §7).
+enum class Constraint {
+  memory,       // fits with the one margin
+  deadline,     // --deadline (or pretraining's default)
+  latency,      // serving: the latency targets
+  rate,         // serving: --request-rate
+  instance,     // a price file's instances hold its sharded group
+  rules,        // no rule rejects it
+  budget,       // within a --budget amount
+  ecosystem,    // of the --ecosystem asked for
+  pcie_spread,  // a card without a scale-up link: a sharded group in at most two servers
+};
+[[nodiscard]] std::span<const EnumName<Constraint>> names(Constraint);  // "memory", "deadline", ...
+
+// One candidate plan of a card, for --explain: kept (met every constraint)
+// or removed by the constraints it failed (reasons below, as kinds).
+struct PlanTried {
+  int count = 0;
+  std::optional<double> usd;  // its objective
+  double time = 0;            // PlanObjective::time
+  bool kept = false;
+  bool taken = false;                // the plan the row shows
+  std::vector<std::string> removed;  // the kinds of the constraints it failed ("memory", "rule", "budget", ...)
+};
+
 struct Recommendation {
   int rank = 0;
   GpuSpec gpu;
   Estimate estimate;
   PlanObjective objective;
-  bool cheapest = false;          // the least cost per unit of work of the plans listed
-  bool fastest = false;           // the least time of the plans listed
-  int plans_considered = 1;       // this card's candidate plans that met every constraint
-  std::vector<Finding> findings;  // every rule's verdict on this plan (fired ones first)
+  bool cheapest = false;                // the least cost per unit of work of the plans listed
+  bool fastest = false;                 // the least time of the plans listed
+  int plans_considered = 1;             // this card's candidate plans that met every constraint
+  std::vector<Constraint> constraints;  // the constraints it was checked against and met
+  std::vector<PlanTried> tried;         // every candidate plan of the card, smallest first
+  std::vector<Finding> findings;        // every rule's verdict on this plan (fired ones first)
 };
 
 // Why a card is not recommended: facts, which words.hpp turns into sentences.
@@ -60,12 +87,16 @@ struct OtherEcosystem {  // --ecosystem asked for another software stack
   SoftwareStack stack = SoftwareStack::cuda;
   SoftwareStack asked = SoftwareStack::cuda;
 };
+struct PcieSpread {  // one sharded group over more than two servers of a card without a scale-up link
+  int gpus = 0;
+  int servers = 0;
+};
 struct LargerThanBest {  // without --gpu: the card's plan takes over 8 times the Best's GPUs
   int count = 0;
   int best_count = 0;
 };
-using RejectReason =
-    std::variant<Shortfall, NotSelected, RuleRejection, NoPriceForBudget, OverBudget, LargerThanBest, OtherEcosystem>;
+using RejectReason = std::variant<Shortfall, NotSelected, RuleRejection, NoPriceForBudget, OverBudget, LargerThanBest,
+                                  OtherEcosystem, PcieSpread>;
 
 struct Rejection {
   GpuSpec gpu;
@@ -125,9 +156,20 @@ struct Report {
     double vs_best_usd = 0;   // its cost over the Best's
     double vs_best_time = 0;  // its time over the Best's
   };
+  std::vector<Neighbour> frontier;    // the priced plans no other is both cheaper and faster than, cheapest first
   std::optional<Neighbour> cheapest;  // the cheapest priced plan, when the Best is not it
   std::optional<Neighbour> faster;    // the cheapest priced plan at least 1.2x as fast as the Best, if any
   std::size_t larger_plans = 0;       // plans cut for taking over 8 times the Best's GPUs (without --gpu)
+  // A heavier task that fits and is both cheaper and no slower than this
+  // request's Best (QLoRA asked, LoRA's Best beats it): its Best.
+  struct TaskHint {
+    Task task = Task::lora;
+    std::string gpu_name;
+    int count = 0;
+    double usd = 0;
+    double time = 0;
+  };
+  std::optional<TaskHint> heavier_task;
   std::vector<Rejection> rejected;
   // The rejected cards a client would ask about (indices into `rejected`, at
   // most five): those that fit but a rule or the budget ruled out, then the

@@ -84,6 +84,11 @@ struct Sentence {
 // for the Best, "$96 for the run: the Best"; unpriced, how to price it.
 [[nodiscard]] std::string describe_objective(const Recommendation& plan, const Request& request, bool best,
                                              Language language);
+// --explain: every plan the card offered, "plans: 4 GPUs, 7.3 h, $118 (taken);
+// 8 GPUs, 3.7 h, $121; 16 GPUs: removed (rule)".
+[[nodiscard]] std::string describe_tried(const Recommendation& plan, const Request& request, Language language);
+// --explain: the priced plans on the cost-time frontier, cheapest first.
+[[nodiscard]] std::string describe_frontier(const Report& report, Language language);
 // The table's "vs Best" cell: "1.32x", or "-" without a price.
 [[nodiscard]] std::string vs_best_cell(const PlanObjective& objective, Language language);
 

@@ -282,6 +282,42 @@ std::optional<RejectReason> over_budget(const Request& request, const Estimate& 
   return std::nullopt;
 }
 
+// A card without a scale-up link (PCIe cards, NVLink pairs) runs one sharded
+// group over at most two servers: beyond, every step's collectives cross the
+// scale-out network (docs/methodology.md §7).
+std::optional<PcieSpread> pcie_spread(const GpuSpec& gpu, const Estimate& e) {
+  if (gpu.interconnect.domain_size > 2) {
+    return std::nullopt;
+  }
+  const int group = sharded_group(e.layout, e.training.has_value());
+  const int node = std::max(1, gpu.node.gpus_per_node);
+  const int servers = (group + node - 1) / node;
+  return servers > 2 ? std::optional<PcieSpread>(PcieSpread{group, servers}) : std::nullopt;
+}
+
+// The constraint a reason says a plan failed, as a kind for --explain and scripts.
+std::string_view constraint_kind(const RejectReason& reason) {
+  struct Kind {
+    std::string_view operator()(const Shortfall& s) const {
+      switch (s.kind) {
+        case Shortfall::Kind::deadline: return "deadline";
+        case Shortfall::Kind::latency: return "latency";
+        case Shortfall::Kind::rate: return "rate";
+        case Shortfall::Kind::no_shape: return "max_gpus";
+        default: return "memory";
+      }
+    }
+    std::string_view operator()(const NotSelected&) const { return "not_selected"; }
+    std::string_view operator()(const RuleRejection&) const { return "rule"; }
+    std::string_view operator()(const NoPriceForBudget&) const { return "budget"; }
+    std::string_view operator()(const OverBudget&) const { return "budget"; }
+    std::string_view operator()(const LargerThanBest&) const { return "larger_than_best"; }
+    std::string_view operator()(const OtherEcosystem&) const { return "ecosystem"; }
+    std::string_view operator()(const PcieSpread&) const { return "pcie_spread"; }
+  };
+  return std::visit(Kind{}, reason);
+}
+
 constexpr std::size_t why_not_cards = 5;
 
 // The rejected cards a client would ask about: the ones that fit but a rule or
@@ -365,6 +401,16 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
         if (auto cap = over_budget(request, e)) {
           reasons.push_back(*cap);
         }
+        if (auto spread = pcie_spread(gpu, e)) {
+          reasons.emplace_back(*spread);
+        }
+      }
+      PlanTried tried{e.count, objective_usd(request, e), plan_time(e), reasons.empty(), false, {}};
+      for (const auto& reason : reasons) {
+        tried.removed.emplace_back(constraint_kind(reason));
+      }
+      if (e.fits) {
+        card.tried.push_back(std::move(tried));
       }
       if (reasons.empty()) {
         card.plans.push_back(std::move(e));
@@ -389,6 +435,7 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
   Choice choice = choose(std::move(cards), request);
   std::vector<Recommendation>& options = choice.rows;
   report.best_priced = choice.best_priced;
+  report.frontier = std::move(choice.frontier);
   report.cheapest = std::move(choice.cheapest);
   report.faster = std::move(choice.faster);
   report.larger_plans = choice.larger.size();
@@ -404,6 +451,23 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     options.resize(static_cast<std::size_t>(*request.top));
   }
   report.recommendations = std::move(options);
+  // QLoRA trades speed for memory: when plain LoRA's Best is cheaper and no
+  // slower, say so (a second pass, LoRA never recurses).
+  if (request.task == Task::qlora && report.best_priced && request.compare.empty()) {
+    Request heavier = request;
+    heavier.task = Task::lora;
+    heavier.ways_out = false;
+    heavier.top.reset();
+    const Report lora = advise(heavier, model, catalog, rules);
+    const Recommendation& mine = report.recommendations.front();
+    if (lora.best_priced) {
+      const Recommendation& theirs = lora.recommendations.front();
+      if (*theirs.objective.usd <= *mine.objective.usd && theirs.objective.time <= mine.objective.time) {
+        report.heavier_task = Report::TaskHint{Task::lora, theirs.gpu.name, theirs.estimate.count,
+                                               *theirs.objective.usd, theirs.objective.time};
+      }
+    }
+  }
   report.why_not = closest_rejected(report.rejected);
   if (!report.anything_fits() && request.ways_out) {
     report.ways_out = ways_out(request, report.model, considered, rules, catalog.info().updated);

@@ -23,6 +23,34 @@ Report::Neighbour neighbour(const CardPlans& card, std::size_t plan, const Reque
   return n;
 }
 
+// The constraints a kept plan was checked against (all met: advisor.cpp drops the others).
+std::vector<Constraint> constraints_met(const Request& request, const GpuSpec& gpu, const Estimate& e) {
+  std::vector<Constraint> out{Constraint::memory};
+  if (e.training && request.effective_deadline_hours()) {
+    out.push_back(Constraint::deadline);
+  }
+  if (e.inference && (e.inference->tpot_target_ms || e.inference->ttft_target_ms)) {
+    out.push_back(Constraint::latency);
+  }
+  if (e.inference && e.inference->request_rate) {
+    out.push_back(Constraint::rate);
+  }
+  if (e.cost.offer) {
+    out.push_back(Constraint::instance);
+  }
+  out.push_back(Constraint::rules);
+  if (request.budget_usd) {
+    out.push_back(Constraint::budget);
+  }
+  if (request.ecosystem) {
+    out.push_back(Constraint::ecosystem);
+  }
+  if (gpu.interconnect.domain_size <= 2) {
+    out.push_back(Constraint::pcie_spread);
+  }
+  return out;
+}
+
 Recommendation row(const CardPlans& card, std::size_t plan, const Request& request) {
   Recommendation r;
   r.gpu = *card.gpu;
@@ -32,10 +60,24 @@ Recommendation row(const CardPlans& card, std::size_t plan, const Request& reque
   r.objective.kind = objective_kind(request, r.estimate);
   r.objective.usd = objective_usd(request, r.estimate);
   r.objective.time = plan_time(r.estimate);
+  r.constraints = constraints_met(request, *card.gpu, r.estimate);
+  r.tried = card.tried;
+  int kept = 0;
+  for (auto& t : r.tried) {
+    t.taken = t.kept && kept++ == static_cast<int>(plan);
+  }
   return r;
 }
 
 }  // namespace
+
+std::span<const EnumName<Constraint>> names(Constraint) {
+  static constexpr EnumName<Constraint> table[] = {
+      {Constraint::memory, "memory"}, {Constraint::deadline, "deadline"},   {Constraint::latency, "latency"},
+      {Constraint::rate, "rate"},     {Constraint::instance, "instance"},   {Constraint::rules, "rules"},
+      {Constraint::budget, "budget"}, {Constraint::ecosystem, "ecosystem"}, {Constraint::pcie_spread, "pcie_spread"}};
+  return table;
+}
 
 PlanObjective::Kind objective_kind(const Request& request, const Estimate& estimate) {
   if (estimate.training) {
@@ -89,6 +131,21 @@ Choice choose(std::vector<CardPlans> cards, const Request& request) {
       if (p.time * faster_factor <= b.time && (!faster || p.cost < points[*faster].cost ||
                                                (p.cost == points[*faster].cost && p.time < points[*faster].time))) {
         faster = i;
+      }
+    }
+    // The frontier: by cost, each plan faster than every cheaper one.
+    std::vector<std::size_t> order(points.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      order[i] = i;
+    }
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return points[x].cost != points[y].cost ? points[x].cost < points[y].cost : points[x].time < points[y].time;
+    });
+    double fastest = std::numeric_limits<double>::infinity();
+    for (const std::size_t i : order) {
+      if (points[i].time < fastest) {
+        fastest = points[i].time;
+        choice.frontier.push_back(neighbour(cards[priced[i].card], priced[i].plan, request, b));
       }
     }
     if (cheapest && points[*cheapest].cost < b.cost) {

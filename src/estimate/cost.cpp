@@ -24,6 +24,10 @@ std::span<const EnumName<OwnershipGap>> names(OwnershipGap) {
   return table;
 }
 
+int sharded_group(const Layout& l, bool training) {
+  return training && l.zero_stage >= 3 ? l.gpus() : l.model_parallel();
+}
+
 std::optional<double> budget_cost_usd(const Request& request, const Estimate& estimate) {
   if (request.mode == CostMode::buy) {
     return estimate.cost.purchase_usd ? std::optional<double>(estimate.cost.purchase_usd->typical) : std::nullopt;
@@ -81,8 +85,7 @@ std::vector<int> rent_shapes(const Request& request, const GpuSpec& gpu) {
 }
 
 int gpus_together(const Layout& l, bool training, const GpuSpec& gpu) {
-  const int group = training && l.zero_stage >= 3 ? l.gpus() : l.model_parallel();
-  return std::clamp(group, 1, std::max(1, gpu.node.gpus_per_node));
+  return std::clamp(gpu_advise::sharded_group(l, training), 1, std::max(1, gpu.node.gpus_per_node));
 }
 
 int largest_instance(const Request& request, const GpuSpec& gpu) {

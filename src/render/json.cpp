@@ -371,6 +371,11 @@ void reason_json(Writer& w, const RejectReason& reason, const Request& request, 
       w.field("software", to_string(other.stack));
       w.field("asked", to_string(other.asked));
     }
+    void operator()(const PcieSpread& spread) const {
+      w.field("kind", "pcie_spread");
+      w.field("gpus", spread.gpus);
+      w.field("servers", spread.servers);
+    }
     void operator()(const LargerThanBest& larger) const {
       w.field("kind", "larger_than_best");
       w.field("count", larger.count);
@@ -602,6 +607,23 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     w.field("time_unit", r.estimate.training ? "hours" : "ms_per_token");
     w.field("vs_best", r.objective.vs_best ? std::optional(round6(*r.objective.vs_best)) : std::nullopt);
     w.field("plans_considered", r.plans_considered);
+  });
+  w.array("plans_tried", [&] {  // every candidate plan of the card, smallest first
+    for (const PlanTried& t : r.tried) {
+      w.begin_object();
+      w.field("count", t.count);
+      w.field("usd", t.usd ? std::optional(round6(*t.usd)) : std::nullopt);
+      w.field("time", round6(t.time));
+      w.field("kept", t.kept);
+      w.field("taken", t.taken);
+      w.field("removed", t.removed);
+      w.end_object();
+    }
+  });
+  w.array("constraints", [&] {  // the hard constraints it was checked against, all met
+    for (const Constraint c : r.constraints) {
+      w.string(to_string(c));
+    }
   });
   w.array("rationale", [&] {
     for (const auto& sentence : gpu_advise::rationale(request, r, language)) {
@@ -843,6 +865,27 @@ std::string render_json(const Report& report, Language language, JsonStyle style
           neighbour_json(w, "faster", report.faster);
         });
         w.field("larger_plans", report.larger_plans);
+        w.array("frontier", [&] {
+          for (const auto& n : report.frontier) {
+            w.begin_object();
+            w.field("gpu_name", n.gpu_name);
+            w.field("count", n.count);
+            w.field("kind", objective_kind_name(n.kind));
+            w.field("usd", round6(n.usd));
+            w.field("time", round6(n.time));
+            w.field("vs_best_usd", round6(n.vs_best_usd));
+            w.field("vs_best_time", round6(n.vs_best_time));
+            w.end_object();
+          }
+        });
+        w.object_or_null("heavier_task", report.heavier_task.has_value(), [&] {
+          const auto& h = *report.heavier_task;
+          w.field("task", to_string(h.task));
+          w.field("gpu_name", h.gpu_name);
+          w.field("count", h.count);
+          w.field("usd", round6(h.usd));
+          w.field("wall_hours", round6(h.time));
+        });
         w.field("assumptions", assumptions(request, report.model, language));
         w.array("warnings", [&] {
           for (const auto& rule : report.unmatched_rules) {

@@ -344,6 +344,9 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
     // in a comparison, its notes), a rejected card's reasons in the list of
     // rejected cards.
     const bool all = report.request.explain_all;
+    if (!report.frontier.empty()) {
+      out += "\n" + bullet(describe_frontier(report, l), width, "", "  ");
+    }
     out += "\n" + heading(say(l, all ? Phrase::rule_evaluation : Phrase::rule_evaluation_fired));
     for (std::size_t i = 0; i < report.recommendations.size(); ++i) {
       const auto& r = report.recommendations[i];
@@ -360,6 +363,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
         head = say(l, Phrase::explain_said_above, head);
       }
       out += bullet(head, width, "  ", "    ");
+      out += bullet(describe_tried(r, report.request, l), width, "    ", "      ");
       out += explain_findings(r.findings, above ? Said::everything : Said::nothing, all, paint, width, l);
     }
     for (const auto& r : report.rejected) {

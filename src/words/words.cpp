@@ -177,6 +177,9 @@ std::string describe(const RejectReason& reason, const Request& request, Languag
       return say(language, Phrase::other_ecosystem, display_name(other.stack), display_name(other.asked),
                  to_string(other.asked));
     }
+    std::string operator()(const PcieSpread& spread) const {
+      return say(language, Phrase::pcie_spread, spread.gpus, spread.servers);
+    }
     std::string operator()(const LargerThanBest& larger) const {
       return say(language, Phrase::larger_than_best, larger.count, larger.best_count);
     }
@@ -743,6 +746,34 @@ std::string describe_objective(const Recommendation& r, const Request& request, 
   return o.vs_best ? say(language, Phrase::objective_vs_best, money, *o.vs_best) : money;
 }
 
+std::string describe_tried(const Recommendation& r, const Request& request, Language language) {
+  std::vector<std::string> parts;
+  for (const PlanTried& t : r.tried) {
+    if (!t.kept) {
+      parts.push_back(say(language, Phrase::plan_tried_removed, t.count, text::join(t.removed, ", ")));
+      continue;
+    }
+    const std::string time =
+        r.estimate.training ? say_duration(language, t.time) : say(language, Phrase::plan_tried_ms, t.time);
+    const std::string money =
+        t.usd ? format::money(*t.usd, format::money_unit(request)) : say(language, Phrase::no_price);
+    parts.push_back(say(language, Phrase::plan_tried, t.count, time, money) +
+                    (t.taken ? say(language, Phrase::plan_tried_taken) : std::string()));
+  }
+  return say(language, Phrase::plans_tried, text::join(parts, language == Language::zh ? "；" : "; "));
+}
+
+std::string describe_frontier(const Report& report, Language language) {
+  std::vector<std::string> parts;
+  for (const auto& n : report.frontier) {
+    const std::string time = n.kind == PlanObjective::Kind::run ? say_duration(language, n.time)
+                                                                : say(language, Phrase::plan_tried_ms, n.time);
+    parts.push_back(say(language, Phrase::frontier_point, n.count, n.gpu_name, time,
+                        format::money(n.usd, format::money_unit(report.request)), n.vs_best_usd));
+  }
+  return say(language, Phrase::frontier, text::join(parts, language == Language::zh ? "；" : "; "));
+}
+
 std::string vs_best_cell(const PlanObjective& objective, Language language) {
   return objective.vs_best ? say(language, Phrase::vs_best_cell, *objective.vs_best) : std::string("-");
 }
@@ -871,6 +902,11 @@ std::vector<std::string> headline_notes(const Report& report, Language language)
     const auto& f = *report.faster;
     out.push_back(say(language, Phrase::neighbour_faster, 1.0 / f.vs_best_time, 100.0 * (f.vs_best_usd - 1.0), f.count,
                       f.gpu_name, objective_money(f.kind, f.usd, request, language)));
+  }
+  if (const auto& hint = report.heavier_task) {
+    out.push_back(say(language, Phrase::heavier_task_hint, describe(hint->task, language), hint->count, hint->gpu_name,
+                      objective_money(PlanObjective::Kind::run, hint->usd, request, language),
+                      say_duration(language, hint->time), to_string(hint->task)));
   }
   if (!report.best_priced && report.anything_fits()) {
     out.push_back(say(language, Phrase::no_priced_plan));
