@@ -4,20 +4,22 @@
 // Best, one row per card, and the Best's neighbours.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "gpu_advise/report.hpp"
 
 namespace gpu_advise {
 
-// One card's candidate plans that met every constraint, smallest count first,
-// each with the rules' verdicts on it.
+// One card's candidate plans that met every constraint, smallest count first.
 struct CardPlans {
   const GpuSpec* gpu = nullptr;
   std::vector<Estimate> plans;
-  std::vector<std::vector<Finding>> findings;  // one per plan
-  std::vector<PlanTried> tried;                // every candidate, kept or removed, smallest first
+  std::vector<PlanTried> tried;  // every candidate, kept or removed, smallest first
 };
+
+// The rules' verdicts on the plan a row shows.
+using FindingsOf = std::function<std::vector<Finding>(const GpuSpec&, const Estimate&)>;
 
 struct Choice {
   std::vector<Recommendation> rows;  // the Best first, then priced by cost per unit of work, then unpriced by time
@@ -36,6 +38,6 @@ struct Choice {
 // faster. Every other card shows the plan its tier takes on that card. An
 // unpriced plan is never the Best; without --gpu, a plan of over 8 times the
 // Best's GPUs is cut (rejected as LargerThanBest).
-[[nodiscard]] Choice choose(std::vector<CardPlans> cards, const Request& request);
+[[nodiscard]] Choice choose(std::vector<CardPlans> cards, const Request& request, const FindingsOf& findings_of);
 
 }  // namespace gpu_advise

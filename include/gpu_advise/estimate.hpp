@@ -336,7 +336,7 @@ struct PlanPoint {
 // Of one card's plans, the index its budget tier takes.
 [[nodiscard]] std::size_t tier_pick(const Request& request, const std::vector<Estimate>& plans);
 // plans[index], with why no larger one was taken (Sizing).
-[[nodiscard]] Estimate take_plan(const Request& request, std::vector<Estimate> plans, std::size_t index);
+[[nodiscard]] Estimate take_plan(const Request& request, const std::vector<Estimate>& plans, std::size_t index);
 // The plan the request's budget tier takes on one card (time or throughput and cost).
 [[nodiscard]] Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu);
 

@@ -259,6 +259,15 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
   return out;
 }
 
+// Counts the rules that fired (for the --rules files' rules that matched nothing).
+void count_fired(const std::vector<Finding>& findings, std::map<std::string, int>& fired_count) {
+  for (const auto& f : findings) {
+    if (f.fired) {
+      ++fired_count[f.rule_id];
+    }
+  }
+}
+
 // Fired rules first, in file order; the rest after (for --explain).
 void order_findings(std::vector<Finding>& findings) {
   std::stable_partition(findings.begin(), findings.end(), [](const Finding& f) { return f.fired; });
@@ -319,6 +328,7 @@ std::string_view constraint_kind(const RejectReason& reason) {
 }
 
 constexpr std::size_t why_not_cards = 5;
+constexpr std::size_t hint_cards = 5;  // the QLoRA hint tries LoRA on this many of the cheapest cards listed
 
 // The rejected cards a client would ask about: the ones that fit but a rule or
 // the budget ruled out first, then the largest of those that did not fit.
@@ -378,61 +388,73 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     // rule rejects it, it keeps within a --budget amount. When none is left,
     // the card is rejected with the smallest plan's reasons.
     CardPlans card{&gpu, {}, {}};
-    std::vector<RejectReason> first_reasons;
-    std::vector<Finding> first_findings;
-    std::vector<std::string> fired_here;
-    for (Estimate& e : plans(request, report.model, gpu)) {
-      std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e, catalog.info().updated}, may_fire);
-      order_findings(findings);
+    std::vector<Estimate> candidates = plans(request, report.model, gpu);
+    // What removes a plan, without the rules' messages: those are rendered
+    // once, for the plan a row shows, or for the card when every plan is out.
+    auto removed_by = [&](const Estimate& e, bool with_rules) {
       std::vector<RejectReason> reasons;
       if (!e.fits) {
         reasons.emplace_back(e.why_not);
+        return reasons;
       }
-      for (const auto& f : findings) {
-        if (!f.fired) {
-          continue;
-        }
-        fired_here.push_back(f.rule_id);
-        if (f.effect == EffectKind::reject) {
-          reasons.emplace_back(RuleRejection{f.rule_id, f.message});
-        }
+      if (with_rules && rejected_by_rules(rules, Facts{&request, &gpu, &e, catalog.info().updated})) {
+        reasons.emplace_back(RuleRejection{});
       }
+      if (auto cap = over_budget(request, e)) {
+        reasons.push_back(*cap);
+      }
+      if (auto spread = pcie_spread(gpu, e)) {
+        reasons.emplace_back(*spread);
+      }
+      return reasons;
+    };
+    for (Estimate& e : candidates) {
+      const std::vector<RejectReason> reasons = removed_by(e, true);
       if (e.fits) {
-        if (auto cap = over_budget(request, e)) {
-          reasons.push_back(*cap);
+        PlanTried tried{e.count, objective_usd(request, e), plan_time(e), reasons.empty(), false, {}};
+        for (const auto& reason : reasons) {
+          tried.removed.emplace_back(constraint_kind(reason));
         }
-        if (auto spread = pcie_spread(gpu, e)) {
-          reasons.emplace_back(*spread);
-        }
-      }
-      PlanTried tried{e.count, objective_usd(request, e), plan_time(e), reasons.empty(), false, {}};
-      for (const auto& reason : reasons) {
-        tried.removed.emplace_back(constraint_kind(reason));
-      }
-      if (e.fits) {
         card.tried.push_back(std::move(tried));
       }
       if (reasons.empty()) {
-        card.plans.push_back(std::move(e));
-        card.findings.push_back(std::move(findings));
-      } else if (first_reasons.empty() && first_findings.empty()) {
-        first_reasons = std::move(reasons);
-        first_findings = std::move(findings);
+        card.plans.push_back(e);
       }
     }
-    std::sort(fired_here.begin(), fired_here.end());
-    fired_here.erase(std::unique(fired_here.begin(), fired_here.end()), fired_here.end());
-    for (const auto& id : fired_here) {
-      ++fired_count[id];
-    }
     if (card.plans.empty()) {
-      report.rejected.push_back({gpu, std::move(first_reasons), std::move(first_findings)});
+      // Rejected with the smallest plan's reasons and every rule's verdict on it.
+      const Estimate& first = candidates.front();
+      std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &first, catalog.info().updated}, may_fire);
+      order_findings(findings);
+      std::vector<RejectReason> reasons;  // what does not fit, then the rules, then the rest
+      if (!first.fits) {
+        reasons.emplace_back(first.why_not);
+      }
+      for (const auto& f : findings) {
+        if (f.fired && f.effect == EffectKind::reject) {
+          reasons.emplace_back(RuleRejection{f.rule_id, f.message});
+        }
+      }
+      if (first.fits) {
+        for (auto& reason : removed_by(first, false)) {
+          reasons.push_back(std::move(reason));
+        }
+      }
+      count_fired(findings, fired_count);
+      report.rejected.push_back({gpu, std::move(reasons), std::move(findings)});
       continue;
     }
     cards.push_back(std::move(card));
   }
 
-  Choice choice = choose(std::move(cards), request);
+  // Every rule's verdict on the plan a row shows (fired ones first).
+  auto findings_of = [&](const GpuSpec& gpu, const Estimate& e) {
+    std::vector<Finding> findings = evaluate(rules, Facts{&request, &gpu, &e, catalog.info().updated}, may_fire);
+    order_findings(findings);
+    count_fired(findings, fired_count);
+    return findings;
+  };
+  Choice choice = choose(std::move(cards), request, findings_of);
   std::vector<Recommendation>& options = choice.rows;
   report.best_priced = choice.best_priced;
   report.frontier = std::move(choice.frontier);
@@ -451,13 +473,20 @@ Report advise(const Request& request, const ModelShape& model, const Catalog& ca
     options.resize(static_cast<std::size_t>(*request.top));
   }
   report.recommendations = std::move(options);
-  // QLoRA trades speed for memory: when plain LoRA's Best is cheaper and no
-  // slower, say so (a second pass, LoRA never recurses).
+  // QLoRA trades speed for memory: when plain LoRA on one of the cheapest
+  // cards listed is cheaper and no slower, say so (a second pass on those
+  // cards only; LoRA never recurses).
   if (request.task == Task::qlora && report.best_priced && request.compare.empty()) {
     Request heavier = request;
     heavier.task = Task::lora;
     heavier.ways_out = false;
     heavier.top.reset();
+    heavier.gpu_ids.clear();
+    for (const auto& r : report.recommendations) {
+      if (r.objective.usd && heavier.gpu_ids.size() < hint_cards) {
+        heavier.gpu_ids.push_back(r.gpu.id);
+      }
+    }
     const Report lora = advise(heavier, model, catalog, rules);
     const Recommendation& mine = report.recommendations.front();
     if (lora.best_priced) {

@@ -51,16 +51,16 @@ std::vector<Constraint> constraints_met(const Request& request, const GpuSpec& g
   return out;
 }
 
-Recommendation row(const CardPlans& card, std::size_t plan, const Request& request) {
+Recommendation row(const CardPlans& card, std::size_t plan, const Request& request, const FindingsOf& findings_of) {
   Recommendation r;
   r.gpu = *card.gpu;
-  r.findings = card.findings[plan];
   r.plans_considered = static_cast<int>(card.plans.size());
   r.estimate = take_plan(request, card.plans, plan);
   r.objective.kind = objective_kind(request, r.estimate);
   r.objective.usd = objective_usd(request, r.estimate);
   r.objective.time = plan_time(r.estimate);
   r.constraints = constraints_met(request, *card.gpu, r.estimate);
+  r.findings = findings_of(*card.gpu, r.estimate);
   r.tried = card.tried;
   int kept = 0;
   for (auto& t : r.tried) {
@@ -89,7 +89,7 @@ PlanObjective::Kind objective_kind(const Request& request, const Estimate& estim
   return PlanObjective::Kind::million_tokens;
 }
 
-Choice choose(std::vector<CardPlans> cards, const Request& request) {
+Choice choose(std::vector<CardPlans> cards, const Request& request, const FindingsOf& findings_of) {
   Choice choice;
   // Every priced plan of every card, on the cost-time plane.
   struct Priced {
@@ -113,7 +113,7 @@ Choice choose(std::vector<CardPlans> cards, const Request& request) {
   for (std::size_t c = 0; c < cards.size(); ++c) {
     const bool is_best = best && priced[*best].card == c;
     const std::size_t plan = is_best ? priced[*best].plan : tier_pick(request, cards[c].plans);
-    rows.push_back(row(cards[c], plan, request));
+    rows.push_back(row(cards[c], plan, request, findings_of));
   }
   if (best) {
     choice.best_priced = true;

@@ -3,6 +3,7 @@
 // time only get easier with more GPUs, so the searches bisect; a test checks
 // them against every count.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numeric>
 
@@ -356,7 +357,8 @@ SearchResult search_counts(const Request& request, const ModelShape& model, cons
   return result;
 }
 
-// Serving a request rate: one copy of each size on offer, at the targets,
+// Serving a request rate: one copy of each size on offer (whole servers in
+// powers of two beyond one), at the targets,
 // serves r requests/s, so the rate takes ceil(rate / r) copies; the copy size
 // whose copies need the fewest GPUs wins (copies that span servers included).
 // Copies are data-parallel, so the count need not be searched: bisecting it
@@ -369,10 +371,16 @@ std::optional<SearchResult> search_rate(const Request& request, const ModelShape
   one.request_rate.reset();
   const double rate = *request.request_rate;
   std::optional<int> best;
+  const int node = std::max(1, gpu.node.gpus_per_node);
   for (std::size_t k = 0; k < ladder.size(); ++k) {
     const int group = ladder[k];
     if (best && group >= *best) {
       break;
+    }
+    // Copies of a server or more come in powers of two servers (TP within a
+    // server, PP over 2, 4, 8 ... of them): a few probes, not every count.
+    if (group > node && (group % node != 0 || !std::has_single_bit(static_cast<unsigned>(group / node)))) {
+      continue;
     }
     const Probe copy = probe_serving(one, model, gpu, group, usable, relax);
     if (!copy.candidate || !copy.candidate->serving || copy.candidate->serving->requests_per_s.typical <= 0) {

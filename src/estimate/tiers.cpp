@@ -199,8 +199,8 @@ void mark_stop(const Request& request, Estimate& chosen, const Estimate* next) {
 
 }  // namespace sizing
 
-Estimate take_plan(const Request& request, std::vector<Estimate> plans, std::size_t index) {
-  Estimate chosen = std::move(plans.at(index));
+Estimate take_plan(const Request& request, const std::vector<Estimate>& plans, std::size_t index) {
+  Estimate chosen = plans.at(index);
   sizing::mark_stop(request, chosen, index + 1 < plans.size() ? &plans[index + 1] : nullptr);
   return chosen;
 }
@@ -229,7 +229,7 @@ std::vector<Estimate> plans(const Request& request, const ModelShape& model, con
 Estimate estimate(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
   std::vector<Estimate> candidates = plans(request, model, gpu);
   const std::size_t pick = candidates.front().fits ? tier_pick(request, candidates) : 0;
-  return take_plan(request, std::move(candidates), pick);
+  return take_plan(request, candidates, pick);
 }
 
 }  // namespace gpu_advise

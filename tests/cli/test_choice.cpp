@@ -1,0 +1,141 @@
+// Issue 33's examples, tried as a new user would: each choice an expert would
+// sign (docs/methodology.md §7). The properties over many requests are in
+// tests/unit/test_choose.cpp.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+namespace {
+
+using harness::Result;
+using harness::run;
+
+nlohmann::json doc(std::vector<std::string> args) {
+  args.insert(args.end(), {"--format", "json"});
+  const Result r = run(args);
+  REQUIRE(r.status == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+const nlohmann::json& best(const nlohmann::json& d) { return d["recommendations"][0]; }
+
+}  // namespace
+
+TEST_CASE("a request rate takes ceil(rate / one copy's rate) copies, copies over servers included",
+          "[cli][choice]") {
+  // Kimi K2 at 1 request/s on H100 was 496 GPUs (31 copies serving 13.5 req/s), then 912.
+  const auto kimi = doc({"--model", "kimi-k2", "--task", "inference", "--request-rate", "1", "--gpu", "h100-sxm5"});
+  const auto& k = best(kimi);
+  CHECK(k["count"].get<int>() <= 256);
+  CHECK(k["inference"]["requests_per_s"]["typical"].get<double>() >= 1.0);
+  CHECK(k["inference"]["requests_per_s"]["typical"].get<double>() < 2.0);
+  // Llama 3.1 405B at 0.2 requests/s: was 496 GPUs.
+  const auto llama = doc({"--model", "llama-3.1-405b", "--task", "inference", "--request-rate", "0.2", "--gpu",
+                          "h100-sxm5"});
+  CHECK(best(llama)["count"].get<int>() <= 64);
+  CHECK(best(llama)["inference"]["requests_per_s"]["typical"].get<double>() < 0.4);
+}
+
+TEST_CASE("the Best is priced: unpriced racks and new cards are listed after, with how to price them",
+          "[cli][choice]") {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--params", "70B", "--task", "full"},
+           {"--model", "deepseek-v3", "--task", "lora"},
+           {"--model", "mixtral-8x7b", "--task", "inference"}}) {
+    CAPTURE(args);
+    const auto d = doc(args);
+    REQUIRE(d["best_priced"] == true);
+    CHECK_FALSE(best(d)["objective"]["usd"].is_null());
+  }
+  const Result text = run({"--params", "70B", "--task", "full", "--explain"});
+  CHECK_THAT(text.out, Catch::Contains("no price: never the Best; price it with --price"));
+}
+
+TEST_CASE("a short job is not a whole server for minutes at cost first: the job's overhead is paid",
+          "[cli][choice]") {
+  // 3B LoRA: 8 x MI325X finishes in minutes, but start-up, loading and saving
+  // are paid on all eight; one card is cheaper.
+  const auto low = doc({"--params", "3B", "--task", "lora", "--budget", "low"});
+  CHECK(best(low)["count"] == 1);
+  for (const auto& rec : low["recommendations"]) {
+    if (!rec["cost_usd"]["rent"].is_null()) {
+      CHECK(rec["cost_usd"]["rent_overhead"].get<double>() > 0);
+      CHECK(rec["training"]["job_overhead_hours"].get<double>() >= 1.0 / 6.0);
+    }
+  }
+}
+
+TEST_CASE("serving is chosen on cost per million output tokens, not per hour", "[cli][choice]") {
+  // Mixtral was 4 x A40 at $22 per million tokens for one user.
+  const auto d = doc({"--model", "mixtral-8x7b", "--task", "inference", "--budget", "low"});
+  const auto& b = best(d);
+  CHECK(b["objective"]["kind"] == "million_output_tokens");
+  CHECK(b["objective"]["usd"].get<double>() < 2.0);
+  for (const auto& rec : d["recommendations"]) {
+    if (!rec["objective"]["usd"].is_null()) {
+      CHECK(b["objective"]["usd"].get<double>() <= rec["objective"]["usd"].get<double>());
+    }
+  }
+}
+
+TEST_CASE("cost first is the cheapest plan, whatever a rule says about a card", "[cli][choice]") {
+  // The '80 GB Ampere' rule added 10 points to A100 plans; now it is a note.
+  const auto d = doc({"--params", "13B", "--task", "full", "--budget", "low"});
+  const double usd = best(d)["objective"]["usd"].get<double>();
+  for (const auto& rec : d["recommendations"]) {
+    if (!rec["objective"]["usd"].is_null()) {
+      CHECK(usd <= rec["objective"]["usd"].get<double>());
+    }
+  }
+}
+
+TEST_CASE("buying, balanced does not double the servers of a run that meets its deadline", "[cli][choice]") {
+  std::vector<std::string> args{"--params", "405B", "--task", "pretrain", "--mode", "buy", "--gpu", "b200"};
+  auto with = [&](const char* tier) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--budget", tier});
+    return best(doc(a));
+  };
+  const auto low = with("low");
+  const auto medium = with("medium");
+  CHECK(medium["count"] == low["count"]);
+  CHECK(medium["cost_usd"]["purchase"]["typical"].get<double>() <=
+        1.1 * low["cost_usd"]["purchase"]["typical"].get<double>());
+}
+
+TEST_CASE("fit serves with the copy size that gives the most tokens/s", "[cli][choice]") {
+  // Qwen3-32B on 16 A100: 16 single copies gave 336 tokens/s, 2 copies of TP 8 give about 3,200.
+  const Result r =
+      run({"fit", "--gpu", "a100-80gb-sxm4", "--count", "16", "--model", "qwen3-32b", "--task", "inference",
+           "--format", "json"});
+  REQUIRE(r.status == 0);
+  const auto d = nlohmann::json::parse(r.out);
+  const auto& row = d["fleets"][0]["rows"][0];
+  CHECK(row["fleet_tokens_per_s"].get<double>() > 2000);
+  CHECK(row["copies"].get<int>() < 16);
+}
+
+TEST_CASE("lists stay sane: no plan of many times the Best's GPUs, no copy over three PCIe servers",
+          "[cli][choice]") {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--params", "70B", "--task", "lora", "--budget", "low"},
+                                                                {"--params", "405B", "--task", "pretrain"},
+                                                                {"--params", "7B", "--task", "inference"}}) {
+    CAPTURE(args);
+    const auto d = doc(args);
+    const int best_count = best(d)["count"].get<int>();
+    for (const auto& rec : d["recommendations"]) {
+      CHECK(rec["count"].get<int>() <= 8 * best_count);
+    }
+  }
+  const auto lora = doc({"--params", "70B", "--task", "lora", "--budget", "low"});
+  bool spread = false;
+  for (const auto& rejected : lora["rejected"]) {
+    spread = spread || rejected["reasons"][0]["kind"] == "pcie_spread";
+  }
+  CHECK(spread);  // 24 x L4 sharded over three servers is out, with the reason
+}
