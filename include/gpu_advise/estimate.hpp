@@ -300,6 +300,8 @@ struct MemoryPolicy {
 // the run; serving a --request-rate, an hour of it (buying: a month);
 // serving, a million output tokens at the operating point. nullopt without a price.
 [[nodiscard]] std::optional<double> objective_usd(const Request& request, const Estimate& estimate);
+// objective_usd() as if the card were rented at `usd_per_gpu_hour` (typical).
+[[nodiscard]] double objective_at_price(const Request& request, const Estimate& estimate, double usd_per_gpu_hour);
 // The plan's time: training, wall hours; serving, ms per output token at one
 // sequence (the fastest it serves a user).
 [[nodiscard]] double plan_time(const Estimate& estimate);

@@ -84,6 +84,7 @@ enum class Phrase {
   objective_best,
   objective_vs_best,
   objective_unpriced,
+  objective_assumed,
   vs_best_cell,
   neighbour_cheapest,
   neighbour_faster,

@@ -27,6 +27,14 @@ struct PlanObjective {
   std::optional<double> usd;      // typical; nullopt without a price
   double time = 0;                // training: wall hours; serving: ms per output token at one sequence
   std::optional<double> vs_best;  // usd over the Best's (both priced)
+  // Renting an unpriced plan: where it would stand at an assumed price, the
+  // median typical rent per GPU-hour of the priced plans listed.
+  struct Assumed {
+    double usd_per_gpu_hour = 0;
+    double usd = 0;  // its objective at that price
+    int rank = 0;    // its place among the priced plans at that price (1 = cheaper than the Best)
+  };
+  std::optional<Assumed> assumed;
 };
 
 // A hard constraint a plan was checked against (docs/methodology.md §7).

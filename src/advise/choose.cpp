@@ -175,6 +175,30 @@ Choice choose(std::vector<CardPlans> cards, const Request& request, const Findin
       }
     }
   }
+  // Renting, an unpriced plan's place at the median rent of the priced plans.
+  if (choice.best_priced && request.mode == CostMode::rent) {
+    std::vector<double> rents;
+    for (const auto& r : rows) {
+      if (r.objective.usd && r.estimate.cost.rent_usd_per_gpu_hour) {
+        rents.push_back(r.estimate.cost.rent_usd_per_gpu_hour->typical);
+      }
+    }
+    if (!rents.empty()) {
+      std::sort(rents.begin(), rents.end());
+      const double median = rents.size() % 2 == 1 ? rents[rents.size() / 2]
+                                                  : (rents[rents.size() / 2 - 1] + rents[rents.size() / 2]) / 2.0;
+      for (auto& r : rows) {
+        if (r.objective.usd) {
+          continue;
+        }
+        PlanObjective::Assumed a{median, objective_at_price(request, r.estimate, median), 1};
+        for (const auto& other : rows) {
+          a.rank += other.objective.usd && *other.objective.usd < a.usd ? 1 : 0;
+        }
+        r.objective.assumed = a;
+      }
+    }
+  }
   // The rest: priced by cost per unit of work, then unpriced by time; then by id.
   const auto first = rows.begin() + (choice.best_priced ? 1 : 0);
   std::stable_sort(first, rows.end(), [](const Recommendation& a, const Recommendation& b) {

@@ -40,6 +40,17 @@ std::optional<double> objective_usd(const Request& request, const Estimate& e) {
   return cost ? std::optional<double>(cost->typical) : std::nullopt;
 }
 
+double objective_at_price(const Request& request, const Estimate& e, double usd_per_gpu_hour) {
+  const double per_hour = e.count * usd_per_gpu_hour;
+  if (e.training) {
+    return per_hour * (e.training->wall_hours.typical + e.training->job_overhead_hours);
+  }
+  if (e.inference && !e.inference->request_rate && e.inference->tokens_per_s.typical > 0) {
+    return per_hour / (e.inference->tokens_per_s.typical * 3600.0) * 1e6;
+  }
+  return request.mode == CostMode::rent ? per_hour : per_hour * 730.0;
+}
+
 double plan_time(const Estimate& e) {
   if (e.training) {
     return e.training->wall_hours.typical;

@@ -607,6 +607,11 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     w.field("time_unit", r.estimate.training ? "hours" : "ms_per_token");
     w.field("vs_best", r.objective.vs_best ? std::optional(round6(*r.objective.vs_best)) : std::nullopt);
     w.field("plans_considered", r.plans_considered);
+    w.object_or_null("assumed", r.objective.assumed.has_value(), [&] {
+      w.field("usd_per_gpu_hour", round6(r.objective.assumed->usd_per_gpu_hour));
+      w.field("usd", round6(r.objective.assumed->usd));
+      w.field("rank", r.objective.assumed->rank);
+    });
   });
   w.array("plans_tried", [&] {  // every candidate plan of the card, smallest first
     for (const PlanTried& t : r.tried) {

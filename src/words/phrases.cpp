@@ -97,6 +97,11 @@ constexpr Entry entries[] = {
   {Phrase::objective_vs_best, "{}, {:.2f}x the Best's cost", "{}，成本为推荐方案的 {:.2f} 倍"},
   {Phrase::objective_unpriced, "no price: never the Best; price it with --price {}=USD or a --price-file",
    "无报价：不会被推荐；可用 --price {}=USD 或 --price-file 定价"},
+  {Phrase::objective_assumed,
+   "no price, never the Best: at {}/GPU-hour (the median of the priced plans) it would be {}, #{} among them; price "
+   "it with --price {}=USD or a --price-file",
+   "无报价，不会被推荐：若按每卡时 {}（有报价方案的中位数）计，为 {}，在有报价方案中排第 {} 位；可用 --price {}=USD 或 "
+   "--price-file 定价"},
   {Phrase::vs_best_cell, "{:.2f}x", "{:.2f}x"},
   {Phrase::neighbour_cheapest, "Cheapest: {} x {}, {}, {:.1f}x the time", "最便宜：{} × {}，{}，耗时为 {:.1f} 倍"},
   {Phrase::neighbour_faster, "{:.1f}x faster for {:+.0f}%: {} x {}, {}", "快 {:.1f} 倍，成本 {:+.0f}%：{} × {}，{}"},

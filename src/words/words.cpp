@@ -737,6 +737,11 @@ std::string objective_money(PlanObjective::Kind kind, double usd, const Request&
 std::string describe_objective(const Recommendation& r, const Request& request, bool best, Language language) {
   const PlanObjective& o = r.objective;
   if (!o.usd) {
+    if (o.assumed) {
+      const format::MoneyUnit unit = format::money_unit(request);
+      return say(language, Phrase::objective_assumed, format::money(o.assumed->usd_per_gpu_hour, unit),
+                 objective_money(o.kind, o.assumed->usd, request, language), o.assumed->rank, r.gpu.id);
+    }
     return say(language, Phrase::objective_unpriced, r.gpu.id);
   }
   const std::string money = objective_money(o.kind, *o.usd, request, language);

@@ -26,8 +26,7 @@ const nlohmann::json& best(const nlohmann::json& d) { return d["recommendations"
 
 }  // namespace
 
-TEST_CASE("a request rate takes ceil(rate / one copy's rate) copies, copies over servers included",
-          "[cli][choice]") {
+TEST_CASE("a request rate takes ceil(rate / one copy's rate) copies, copies over servers included", "[cli][choice]") {
   // Kimi K2 at 1 request/s on H100 was 496 GPUs (31 copies serving 13.5 req/s), then 912.
   const auto kimi = doc({"--model", "kimi-k2", "--task", "inference", "--request-rate", "1", "--gpu", "h100-sxm5"});
   const auto& k = best(kimi);
@@ -35,29 +34,35 @@ TEST_CASE("a request rate takes ceil(rate / one copy's rate) copies, copies over
   CHECK(k["inference"]["requests_per_s"]["typical"].get<double>() >= 1.0);
   CHECK(k["inference"]["requests_per_s"]["typical"].get<double>() < 2.0);
   // Llama 3.1 405B at 0.2 requests/s: was 496 GPUs.
-  const auto llama = doc({"--model", "llama-3.1-405b", "--task", "inference", "--request-rate", "0.2", "--gpu",
-                          "h100-sxm5"});
+  const auto llama =
+      doc({"--model", "llama-3.1-405b", "--task", "inference", "--request-rate", "0.2", "--gpu", "h100-sxm5"});
   CHECK(best(llama)["count"].get<int>() <= 64);
   CHECK(best(llama)["inference"]["requests_per_s"]["typical"].get<double>() < 0.4);
 }
 
 TEST_CASE("the Best is priced: unpriced racks and new cards are listed after, with how to price them",
           "[cli][choice]") {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--params", "70B", "--task", "full"},
-           {"--model", "deepseek-v3", "--task", "lora"},
-           {"--model", "mixtral-8x7b", "--task", "inference"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--params", "70B", "--task", "full"},
+                                                                {"--model", "deepseek-v3", "--task", "lora"},
+                                                                {"--model", "mixtral-8x7b", "--task", "inference"}}) {
     CAPTURE(args);
     const auto d = doc(args);
     REQUIRE(d["best_priced"] == true);
     CHECK_FALSE(best(d)["objective"]["usd"].is_null());
   }
-  const Result text = run({"--params", "70B", "--task", "full", "--explain"});
-  CHECK_THAT(text.out, Catch::Contains("no price: never the Best; price it with --price"));
+  const Result text = run({"--params", "70B", "--task", "full", "--explain"}, "COLUMNS=1000");
+  CHECK_THAT(text.out, Catch::Contains("no price, never the Best: at ") && Catch::Contains("(the median of the priced "
+                                                                                           "plans) it would be"));
+  const auto full = doc({"--params", "70B", "--task", "full"});
+  for (const auto& rec : full["recommendations"]) {
+    if (rec["objective"]["usd"].is_null()) {
+      CHECK(rec["objective"]["assumed"]["rank"].get<int>() >= 1);
+      CHECK(rec["objective"]["assumed"]["usd"].get<double>() > 0);
+    }
+  }
 }
 
-TEST_CASE("a short job is not a whole server for minutes at cost first: the job's overhead is paid",
-          "[cli][choice]") {
+TEST_CASE("a short job is not a whole server for minutes at cost first: the job's overhead is paid", "[cli][choice]") {
   // 3B LoRA: 8 x MI325X finishes in minutes, but start-up, loading and saving
   // are paid on all eight; one card is cheaper.
   const auto low = doc({"--params", "3B", "--task", "lora", "--budget", "low"});
@@ -110,9 +115,8 @@ TEST_CASE("buying, balanced does not double the servers of a run that meets its 
 
 TEST_CASE("fit serves with the copy size that gives the most tokens/s", "[cli][choice]") {
   // Qwen3-32B on 16 A100: 16 single copies gave 336 tokens/s, 2 copies of TP 8 give about 3,200.
-  const Result r =
-      run({"fit", "--gpu", "a100-80gb-sxm4", "--count", "16", "--model", "qwen3-32b", "--task", "inference",
-           "--format", "json"});
+  const Result r = run({"fit", "--gpu", "a100-80gb-sxm4", "--count", "16", "--model", "qwen3-32b", "--task",
+                        "inference", "--format", "json"});
   REQUIRE(r.status == 0);
   const auto d = nlohmann::json::parse(r.out);
   const auto& row = d["fleets"][0]["rows"][0];
@@ -120,11 +124,11 @@ TEST_CASE("fit serves with the copy size that gives the most tokens/s", "[cli][c
   CHECK(row["copies"].get<int>() < 16);
 }
 
-TEST_CASE("lists stay sane: no plan of many times the Best's GPUs, no copy over three PCIe servers",
-          "[cli][choice]") {
-  for (const auto& args : std::vector<std::vector<std::string>>{{"--params", "70B", "--task", "lora", "--budget", "low"},
-                                                                {"--params", "405B", "--task", "pretrain"},
-                                                                {"--params", "7B", "--task", "inference"}}) {
+TEST_CASE("lists stay sane: no plan of many times the Best's GPUs, no copy over three PCIe servers", "[cli][choice]") {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"--params", "70B", "--task", "lora", "--budget", "low"},
+                                             {"--params", "405B", "--task", "pretrain"},
+                                             {"--params", "7B", "--task", "inference"}}) {
     CAPTURE(args);
     const auto d = doc(args);
     const int best_count = best(d)["count"].get<int>();

@@ -118,6 +118,10 @@ TEST_CASE("an unpriced plan is never the Best, however fast", "[advisor]") {
   CHECK(report.recommendations.front().gpu.id == "slow");
   CHECK_FALSE(report.recommendations.back().objective.usd);
   CHECK_FALSE(report.recommendations.back().objective.vs_best);
+  // Where it would stand at the priced plan's rent: faster at the same price, so first.
+  REQUIRE(report.recommendations.back().objective.assumed);
+  CHECK(report.recommendations.back().objective.assumed->usd_per_gpu_hour == Approx(2.0));
+  CHECK(report.recommendations.back().objective.assumed->rank == 1);
   CHECK(describe_objective(report.recommendations.back(), r, false, Language::en).find("--price fast=USD") !=
         std::string::npos);
   // Nothing priced: no Best, the list by time, and the headline says so.
