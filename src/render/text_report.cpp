@@ -231,6 +231,19 @@ std::string comparison_text(const Report& report, Language l, std::size_t width,
   return out;
 }
 
+// A listed plan's line in --explain: its cost against the Best's unless its
+// "Why" heading gave it, and whether its rules' messages are above already.
+std::string explain_head(const Report& report, std::size_t i, bool why, bool above, Language l) {
+  const auto& r = report.recommendations[i];
+  std::string head = fmt::format("#{} {}", r.rank, r.gpu.name);
+  if (!why) {
+    head = say(l, Phrase::explain_label_text, head,
+               describe_objective(r, report.request, i == 0 && report.best_priced, l));
+  }
+  const bool any_fired = std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.fired; });
+  return above && any_fired ? say(l, Phrase::explain_said_above, head) : head;
+}
+
 }  // namespace
 
 std::string render_text(const Report& report, Language l, const TextStyle& style) {
@@ -352,17 +365,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
       const auto& r = report.recommendations[i];
       const bool why = !comparing && i < explained_picks;
       const bool above = why || comparing;
-      const bool any_fired =
-          std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.fired; });
-      std::string head = fmt::format("#{} {}", r.rank, r.gpu.name);
-      if (!why) {
-        head = say(l, Phrase::explain_label_text, head,
-                   describe_objective(r, report.request, i == 0 && report.best_priced, l));
-      }
-      if (above && any_fired) {
-        head = say(l, Phrase::explain_said_above, head);
-      }
-      out += bullet(head, width, "  ", "    ");
+      out += bullet(explain_head(report, i, why, above, l), width, "  ", "    ");
       out += bullet(describe_tried(r, report.request, l), width, "    ", "      ");
       out += explain_findings(r.findings, above ? Said::everything : Said::nothing, all, paint, width, l);
     }
