@@ -722,7 +722,7 @@ std::string rule_line(const Finding& f, Language language) {
 namespace {
 
 std::string objective_money(PlanObjective::Kind kind, double usd, const Request& request, Language language) {
-  const std::string money = format::money(usd, format::money_unit(request));
+  std::string money = format::money(usd, format::money_unit(request));
   switch (kind) {
     case PlanObjective::Kind::run: return say(language, Phrase::objective_run, money);
     case PlanObjective::Kind::hour: return say(language, Phrase::objective_hour, money);
