@@ -70,8 +70,8 @@ TEST_CASE("fit trains on every card and serves with the copy size that serves th
     const Estimate e = estimate(one, infer_shape(8e9), shipped().resolve("h100-sxm5"));
     REQUIRE(e.inference);
     CAPTURE(copy);
-    CHECK(fleet.rows[1].fleet_tokens_per_s >=
-          static_cast<double>(8 / copy) * e.inference->tokens_per_s.typical * 0.999);
+    const int copies = 8 / copy;
+    CHECK(fleet.rows[1].fleet_tokens_per_s >= copies * e.inference->tokens_per_s.typical * 0.999);
   }
   CHECK(report.anything_fits());
 }
