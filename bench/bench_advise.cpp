@@ -301,6 +301,35 @@ void BM_PriceFile(benchmark::State& state) {
 }
 BENCHMARK(BM_PriceFile)->Arg(25000)->Unit(benchmark::kMillisecond);
 
+// The hostile sizes (issue 34): 16 MiB, the most a price file may hold, of
+// distinct H100 rows (state.range(0) == 0: every row a quote to keep) or of
+// distinct accelerator names the catalog does not know (1: every row a name
+// for the warning). A linear lookup per row made the first take minutes.
+std::string sixteen_mib_file(bool unknown) {
+  constexpr std::size_t limit = std::size_t{16} << 20;
+  std::string text =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+      "AvailabilityZone\n";
+  for (std::size_t i = 0;; ++i) {
+    std::string row = unknown ? fmt::format("i{},X{},8.0,192.0,2048.0,,98.{:02d},39.47,r{},z\n", i, i, i % 100, i)
+                              : fmt::format("i{},H100,8.0,192.0,2048.0,,98.{:02d},39.47,r{},z\n", i, i % 100, i);
+    if (text.size() + row.size() > limit) {
+      return text;
+    }
+    text += row;
+  }
+}
+
+void BM_PriceFile16MiB(benchmark::State& state) {
+  const std::string text = sixteen_mib_file(state.range(0) == 1);
+  const PriceFileArg arg{"aws/vms.csv", "aws"};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(parse_price_file(text, arg, "2026-12-01", catalog()));
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+}
+BENCHMARK(BM_PriceFile16MiB)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 void BM_WholeProcessJson(benchmark::State& state) {
   spawn(state, {GPU_ADVISE_BIN, "--params", "70B", "--task", "lora", "--budget", "low", "--format", "json"});
 }

@@ -589,6 +589,8 @@ enum class Phrase {
   prices_col_names,
   prices_unknown,
   prices_unknown_item,
+  prices_unknown_more,
+  prices_names_more,
   prices_skipped,
   prices_none,
   count_  // not a phrase: how many there are

@@ -29,6 +29,12 @@ struct PriceFileArg {
 // naming --price-file.
 [[nodiscard]] PriceFileArg parse_price_file_arg(std::string_view text);
 
+// The range of a rent in USD per GPU-hour, the catalog's and a price file's
+// alike: far around any real quote, so a price in the wrong unit (per
+// second, per month, in cents) or a stray exponent is refused, not used.
+inline constexpr double min_rent_usd_per_gpu_hour = 0.01;
+inline constexpr double max_rent_usd_per_gpu_hour = 1000;
+
 // What one file held, for the Assumptions and the `prices` command.
 struct PriceFileSummary {
   std::string file;  // as given, without PROVIDER=
@@ -46,7 +52,8 @@ struct PriceFileSummary {
     double low_usd = 0;  // the cheapest and dearest per GPU-hour, any kind
     double high_usd = 0;
     std::vector<int> shapes;         // GPUs per instance on offer, ascending; empty: rented by the GPU
-    std::vector<std::string> names;  // the accelerator names (and instance types) that mapped to it, for checking
+    std::vector<std::string> names;  // the first accelerator names (and instance types) that mapped to it, for checking
+    std::size_t more_names = 0;      // names past those kept (a file of every spelling stays a short summary)
   };
   std::vector<Card> cards;  // in order of first appearance
 
@@ -54,7 +61,9 @@ struct PriceFileSummary {
     std::string name;  // as written in the file
     std::size_t rows = 0;
   };
-  std::vector<Unknown> unknown;     // accelerators the catalog does not know (a warning, not an error)
+  std::vector<Unknown> unknown;     // the first accelerators the catalog does not know (a warning, not an error)
+  std::size_t unknown_names = 0;    // how many distinct such names, kept or not
+  std::size_t unknown_rows = 0;     // and how many rows they had
   std::size_t cpu_rows = 0;         // rows without an accelerator (CPU instances): skipped
   std::size_t fractional_rows = 0;  // rows renting a share of one GPU: skipped
   std::size_t unpriced_rows = 0;    // rows with neither an on-demand nor a spot price: skipped

@@ -66,7 +66,7 @@ std::vector<Lever> levers_for(const Request& request) {
   }
   // A larger global batch lets more data-parallel ranks (and pipelines with
   // enough micro-batches) take a deadline that the batch caps.
-  if (request.task == Task::full || request.task == Task::pretrain) {
+  if ((request.task == Task::full || request.task == Task::pretrain) && !request.optimizer_in_backward) {
     const int batch = request.effective_global_batch();
     const int larger = 4 * batch;
     if (batch <= 4194304) {  // --global-batch takes up to 16,777,216
@@ -181,7 +181,10 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
   if (!single) {  // two levers together, where neither alone is enough
     for (std::size_t i = 0; i < levers.size(); ++i) {
       for (std::size_t j = i + 1; j < levers.size(); ++j) {
-        if (levers[i].name == levers[j].name) {
+        // The optimizer in the backward pass takes no accumulated global batch (flags.cpp).
+        const bool clash = (levers[i].name == "optimizer_in_backward" && levers[j].name == "global_batch") ||
+                           (levers[i].name == "global_batch" && levers[j].name == "optimizer_in_backward");
+        if (levers[i].name == levers[j].name || clash) {
           continue;
         }
         Request alternative = request;

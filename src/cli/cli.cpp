@@ -20,6 +20,7 @@
 #include "defaults.hpp"
 #include "examples.hpp"
 #include "gpu_advise/error.hpp"
+#include "load/files.hpp"
 
 namespace gpu_advise::cli {
 
@@ -114,6 +115,7 @@ int run_guarded(int argc, const char* const* argv, std::ostream& out, std::ostre
 }  // namespace
 
 int run(int argc, const char* const* argv) {
+  install_signal_cleanup();
   Closed closed;
   for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
     if (reserve_if_closed(fd)) {

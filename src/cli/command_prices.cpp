@@ -20,14 +20,19 @@ void warn_unknown_accelerators(std::ostream& err, const PriceBook& book) {
       continue;
     }
     std::vector<std::string> names;
-    std::size_t rows = 0;
+    std::size_t rows_named = 0;
     for (const auto& unknown : file.unknown) {
       names.push_back(fmt::format("{} ({} row{})", unknown.name, unknown.rows, unknown.rows == 1 ? "" : "s"));
-      rows += unknown.rows;
+      rows_named += unknown.rows;
     }
-    err << text::printable(fmt::format("gpu-advise: warning: {}: {} row{} for accelerators the catalog does not know "
-                                       "were skipped: {}",
-                                       file.file, rows, rows == 1 ? "" : "s", text::join(names, ", ")))
+    if (file.unknown_names > file.unknown.size()) {  // the summary keeps the first few: the warning stays one line
+      names.push_back(fmt::format("and {} more names ({} rows)", file.unknown_names - file.unknown.size(),
+                                  file.unknown_rows - rows_named));
+    }
+    err << text::printable(fmt::format("gpu-advise: warning: {}: {} row{} for {} accelerator name{} the catalog does "
+                                       "not know were skipped: {}",
+                                       file.file, file.unknown_rows, file.unknown_rows == 1 ? "" : "s",
+                                       file.unknown_names, file.unknown_names == 1 ? "" : "s", text::join(names, ", ")))
         << "\n";
   }
 }

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdlib>
 
 #include "load/config.hpp"
@@ -58,9 +59,12 @@ std::optional<std::string> config_path() {
   } else {
     return std::nullopt;
   }
+  // No entry at all: nothing configured. Anything else there (a symlink
+  // loop, a dangling link, a file we may not read) is the loader's to report,
+  // as it would be if GPU_ADVISE_CONFIG named it.
   struct stat status {};
-  if (::stat(path.c_str(), &status) != 0) {
-    return std::nullopt;  // no file: nothing configured (any other problem is the loader's to report)
+  if (::lstat(path.c_str(), &status) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+    return std::nullopt;
   }
   return path;
 }

@@ -378,6 +378,27 @@ void check_combinations(const Flags& flags, const ModelShape& model, Request& re
                                  is_training(request.task) ? "--seq-len" : "--context", window, model.name,
                                  model.max_context));
   }
+  // The context holds the prompt and the output: at least one prompt token.
+  if (request.task == Task::inference && request.output_tokens >= request.context) {
+    throw UsageError(
+        flags.output_tokens.empty()
+            ? fmt::format("--context {} leaves no room for the default {} output tokens (the context holds the prompt "
+                          "and the output): give --output-tokens below {}, or a larger --context",
+                          request.context, request.output_tokens, request.context)
+            : fmt::format("--output-tokens {} does not fit in --context {}: the context holds the prompt and the "
+                          "output, so give --output-tokens below {}, or a larger --context",
+                          request.output_tokens, request.context, request.context));
+  }
+  // --optimizer-in-backward updates each layer in its backward pass, so a
+  // step cannot accumulate gradients over micro-batches (torchtune refuses
+  // optimizer_in_bwd with gradient_accumulation_steps > 1): the global batch
+  // is one micro-batch on every data-parallel GPU.
+  if (request.optimizer_in_backward && request.global_batch) {
+    throw UsageError(
+        "--optimizer-in-backward updates the weights in every backward pass, so a step cannot accumulate gradients "
+        "(torchtune refuses optimizer_in_bwd with gradient accumulation): its global batch is --micro-batch on every "
+        "data-parallel GPU; drop --global-batch, or --optimizer-in-backward");
+  }
   // Flags of another kind of task: the table says which flag belongs where.
   if (const auto training = given_in(flags, FlagScope::training);
       request.task == Task::inference && !training.empty()) {

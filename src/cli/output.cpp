@@ -121,6 +121,10 @@ std::vector<Destination> destinations(const Flags& flags, OutputFormat otherwise
     }
     result.push_back({name, stated ? *stated : format_of(name).value_or(otherwise)});
   }
+  if (result.size() > max_outputs) {
+    throw UsageError(
+        fmt::format("--output is given {} times; one run writes at most {} outputs", result.size(), max_outputs));
+  }
   return result;
 }
 
@@ -167,10 +171,29 @@ TextStyle Output::style_for(const Destination& destination) const {
   return TextStyle{use_color(m_color, destination.to_file()), text_width(destination.to_file())};
 }
 
-void Output::emit(const Destination& destination, const std::string& content) const {
-  if (!destination.to_file() ||
-      write_output(destination.name, content, m_closed.descriptors) == OutputKind::standard_output) {
-    m_out << content;
+// Every target made ready (files written to their temporaries), then the
+// devices, descriptors and sockets written, then standard output, and last
+// the files renamed into place: a failure before the renames replaces no file.
+void Output::emit(const std::vector<std::string>& contents) const {
+  std::vector<PendingOutput> pending;
+  pending.reserve(m_places.size());
+  for (std::size_t i = 0; i < m_places.size(); ++i) {
+    pending.push_back(prepare_output(m_places[i].name, contents[i], m_closed.descriptors));
+  }
+  for (auto& output : pending) {
+    if (output.kind() != OutputKind::replace && output.kind() != OutputKind::standard_output) {
+      output.commit();
+    }
+  }
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (pending[i].kind() == OutputKind::standard_output) {
+      m_out << contents[i];
+    }
+  }
+  for (auto& output : pending) {
+    if (output.kind() == OutputKind::replace) {
+      output.commit();
+    }
   }
 }
 

@@ -54,17 +54,22 @@ class Output {
   [[nodiscard]] const Closed& closed() const { return m_closed; }
   [[nodiscard]] std::ostream& stream() const { return m_out; }
 
-  // `render(format, style)` makes the content of each destination.
+  // `render(format, style)` makes the content of each destination. All or
+  // nothing: every content is made and every file written to its temporary
+  // before anything is put in place (docs/errors.md, "Several outputs").
   template <typename Render>
   void write(Render&& render) const {
+    std::vector<std::string> contents;
+    contents.reserve(m_places.size());
     for (const auto& destination : m_places) {
-      emit(destination, render(destination.format, style_for(destination)));
+      contents.push_back(render(destination.format, style_for(destination)));
     }
+    emit(contents);
   }
 
  private:
   [[nodiscard]] TextStyle style_for(const Destination& destination) const;
-  void emit(const Destination& destination, const std::string& content) const;
+  void emit(const std::vector<std::string>& contents) const;
 
   std::vector<Destination> m_places;
   std::string m_color;  // --color as typed

@@ -122,7 +122,7 @@ std::int64_t parse_positive_integer(std::string_view raw, std::int64_t max) {
 
 double parse_positive_number(std::string_view raw, double max) {
   const std::string_view text = text::trim(raw);
-  const auto expected = fmt::format("a positive number up to {:g}", max);
+  const auto expected = fmt::format("a positive number up to {}", max);
   if (text.empty()) {
     throw QuantityError(fmt::format("empty value; expected {}", expected));
   }

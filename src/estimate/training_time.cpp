@@ -177,7 +177,13 @@ StepModel step_model(const Request& request, const ModelShape& model, const GpuS
   m.gpus = layout.model_parallel() * m.data;
   m.micro = std::max(1, request.micro_batch);
   const double ranks_batch = static_cast<double>(m.data) * m.micro;  // sequences in one micro-batch, all ranks
-  m.step.micro_batches = std::max(1, static_cast<int>(std::lround(request.effective_global_batch() / ranks_batch)));
+  // The optimizer in the backward pass updates the weights after every
+  // micro-batch: no accumulation, the step is one micro-batch a rank
+  // (torchtune's optimizer_in_bwd; methodology §2).
+  m.step.micro_batches =
+      request.optimizer_in_backward
+          ? 1
+          : std::max(1, static_cast<int>(std::lround(request.effective_global_batch() / ranks_batch)));
   m.step.tokens = m.step.micro_batches * ranks_batch * request.seq_len;
   m.stage_layers = (model.layers + layout.pipeline - 1) / layout.pipeline;
   m.micro_tokens = static_cast<double>(m.micro) * request.seq_len / layout.context;

@@ -11,6 +11,7 @@
 
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/error.hpp"
+#include "gpu_advise/prices.hpp"
 #include "load/catalog_names.hpp"
 #include "load/catalog_prices.hpp"
 #include "load/files.hpp"
@@ -21,6 +22,7 @@ namespace gpu_advise {
 namespace {
 
 using yaml::Bounds;
+using yaml::Lines;
 using yaml::MapReader;
 using yaml::Presence;
 
@@ -33,7 +35,7 @@ constexpr Bounds bandwidth_bounds{10, 100000, true};
 constexpr Bounds tflops_bounds{0.01, 100000, true};
 constexpr Bounds interconnect_bounds{1, 100000, true};
 constexpr Bounds tdp_bounds{10, 5000, true};
-constexpr Bounds rent_bounds{0.01, 1000, true};
+constexpr Bounds rent_bounds{min_rent_usd_per_gpu_hour, max_rent_usd_per_gpu_hour, true};
 constexpr Bounds purchase_bounds{50, 10000000, true};
 constexpr Bounds exchange_rate_bounds{0.5, 50, true};
 constexpr Bounds scale_out_bounds{0.1, 100000, true};
@@ -241,7 +243,7 @@ class CatalogParser {
       m_diagnostics.error(*map.node("sources", Presence::optional), map.child_path("sources"),
                           "every card needs at least one source");
     }
-    gpu.notes = map.string("notes", Presence::optional).value_or("");
+    gpu.notes = map.string("notes", Presence::optional, Lines::many).value_or("");
     map.finish();
     if (m_base != nullptr) {
       // An overlay that replaces a card and leaves out its launch month or
@@ -409,7 +411,7 @@ class CatalogParser {
       e.decode_bandwidth = range(map, "decode_bandwidth_efficiency", fraction).value_or(e.decode_bandwidth);
       e.prefill_compute = range(map, "prefill_compute_efficiency", fraction).value_or(e.prefill_compute);
       e.sources = map.string_list("sources", Presence::required).value_or(std::vector<std::string>{});
-      (void)map.string("notes", Presence::optional);
+      (void)map.string("notes", Presence::optional, Lines::many);
       map.finish();
       if (architecture) {
         if (out.count(*architecture) > 0) {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpu_advise {
@@ -17,5 +18,8 @@ struct ConfigEntry {
 // The file's entries, each value checked as its flag would check it; every
 // problem is a located diagnostic (DataError). Limits as for the other data files.
 [[nodiscard]] std::vector<ConfigEntry> load_config_file(const std::filesystem::path& path);
+
+// The same for the file's text (`source` names it in the diagnostics).
+[[nodiscard]] std::vector<ConfigEntry> parse_config(std::string_view text, const std::string& source);
 
 }  // namespace gpu_advise

@@ -98,11 +98,11 @@ Reader::Status Reader::next(Record& record, Problem& problem) {
     Field field;
     field.line = m_line;
     field.column = m_column;
-    bool too_long = false;
+    std::size_t field_bytes = 0;  // all of it, kept or not
     // Appends text[from, to) to the field, up to the limit; the reader moves on to `to`.
     const auto take = [&](std::size_t from, std::size_t to) {
       const std::size_t room = max_field_bytes - field.value.size();
-      too_long = too_long || to - from > room;
+      field_bytes += to - from;
       field.value.append(m_text.substr(from, std::min(to - from, room)));
       advance_to(to);
     };
@@ -144,6 +144,13 @@ Reader::Status Reader::next(Record& record, Problem& problem) {
       }
     } else {
       const std::size_t stop = field_end();
+      if (const std::size_t cr = m_text.substr(0, stop).find('\r', m_pos); cr != std::string_view::npos) {
+        take(m_pos, cr);
+        fail(m_line, m_column,
+             "a carriage return (CR) that does not end a line: the file's lines seem to end in CR alone (classic "
+             "Mac OS); save it with LF or CRLF line endings, or quote a field that holds a CR");
+        take(m_pos, stop);
+      }
       const std::size_t quote = m_text.substr(0, stop).find('"', m_pos);
       if (quote != std::string_view::npos) {
         take(m_pos, quote);
@@ -158,9 +165,14 @@ Reader::Status Reader::next(Record& record, Problem& problem) {
         take(m_pos, stop);
       }
     }
-    if (too_long) {
+    if (field_bytes > max_field_bytes) {
+      std::string start = text::excerpt(field.value, text::excerpt_bytes / 2);  // "abc... (65536 bytes)"
+      if (const std::size_t cut = start.rfind("... ("); cut != std::string::npos) {
+        start.erase(cut + 3);  // "abc...": the size is said below
+      }
       fail(field.line, field.column,
-           fmt::format("the field '{}' is longer than {} bytes", text::excerpt(field.value), max_field_bytes));
+           fmt::format("the field that starts here ('{}') is {} bytes, over the limit of {} bytes", start, field_bytes,
+                       max_field_bytes));
     }
     if (record.fields.size() < max_columns) {
       record.fields.push_back(std::move(field));

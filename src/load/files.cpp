@@ -215,7 +215,7 @@ bool wait_readable(int fd, Clock::time_point deadline) {
 
 }  // namespace
 
-std::string read_data_file(const std::filesystem::path& path) {
+std::string read_data_file(const std::filesystem::path& path, bool empty_allowed) {
   DataFile file(path);
   const UniqueFd fd = file.open();
   if (!file.is_pipe() && file.size() > max_data_file_bytes) {
@@ -245,7 +245,7 @@ std::string read_data_file(const std::filesystem::path& path) {
     }
     content.append(buffer, static_cast<std::size_t>(got));
   }
-  if (text::trim(content).empty()) {
+  if (!empty_allowed && text::trim(content).empty()) {
     file.fail("the file is empty");
   }
   return content;

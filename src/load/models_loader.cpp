@@ -13,6 +13,7 @@ namespace gpu_advise {
 namespace {
 
 using yaml::Bounds;
+using yaml::Lines;
 using yaml::MapReader;
 using yaml::Presence;
 
@@ -96,7 +97,7 @@ ModelShape read_model(yaml::Diagnostics& diagnostics, const YAML::Node& node, co
     m.sliding_window = spec;
   }
   m.sources = map.string_list("sources", Presence::required).value_or(std::vector<std::string>{});
-  (void)map.string("notes", Presence::optional);
+  (void)map.string("notes", Presence::optional, Lines::many);
   map.finish();
   if (m.active_params > m.params) {
     diagnostics.error(node, map.child_path("active_params"), "is larger than params");

@@ -15,6 +15,8 @@
 #include <set>
 #include <span>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -38,10 +40,11 @@ using namespace price_values;
 namespace {
 
 constexpr std::size_t max_diagnostics = 50;  // as the YAML loaders
-constexpr double max_usd_per_gpu_hour = 10000;
 constexpr int max_gpus_per_instance = 1024;
 constexpr std::size_t max_provider_chars = 64;
 constexpr std::size_t instance_types_shown = 4;  // per accelerator name in a summary's names
+constexpr std::size_t names_kept = 8;            // accelerator names per card in a summary
+constexpr std::size_t unknown_kept = 20;         // unknown accelerator names in a summary
 // A memory figure and a card's label agree within this share of the label.
 
 // ------------------------------------------------------------ problems
@@ -108,9 +111,11 @@ class Collector {
 
   // Takes a quote unless the same one is there already; `name` is the accelerator as written.
   void add(std::string gpu_id, PriceQuote quote, std::string_view name) {
-    const auto key = std::make_tuple(gpu_id, quote.provider, quote.instance_type, quote.location, quote.kind,
-                                     quote.region, quote.date, quote.low_usd, quote.high_usd);
-    if (!m_seen.insert(key).second) {
+    // Fields joined by a unit separator (no field holds one: is_clean) and hashed.
+    std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}", gpu_id, quote.provider,
+                                  quote.instance_type, quote.location, static_cast<int>(quote.kind),
+                                  static_cast<int>(quote.region), quote.date, quote.low_usd, quote.high_usd);
+    if (!m_seen.insert(std::move(key)).second) {
       return;
     }
     auto [at, fresh] = m_card_index.try_emplace(gpu_id, m_summary.cards.size());
@@ -125,29 +130,26 @@ class Collector {
     if (quote.gpus_per_instance > 0) {
       card.shapes.push_back(quote.gpus_per_instance);
     }
-    auto& names = m_names[at->second];
-    const std::string shown = text::excerpt(name);
-    auto named = std::find_if(names.begin(), names.end(), [&](const auto& entry) { return entry.first == shown; });
-    if (named == names.end()) {
-      names.emplace_back(shown, std::vector<std::string>{});
-      named = std::prev(names.end());
-    }
-    if (!quote.instance_type.empty() &&
-        std::find(named->second.begin(), named->second.end(), quote.instance_type) == named->second.end()) {
-      named->second.push_back(quote.instance_type);
-    }
+    note_name(at->second, name, quote.instance_type);
     m_quotes.push_back(ImportedQuote{std::move(gpu_id), std::move(quote)});
   }
 
+  // A row for an accelerator the catalog does not know: counted; the first
+  // unknown_kept names kept with their rows (hash lookups: a file of a million
+  // distinct names is read in linear time).
   void unknown(std::string_view name) {
-    const std::string shown = text::excerpt(name);
-    auto it = std::find_if(m_summary.unknown.begin(), m_summary.unknown.end(),
-                           [&](const PriceFileSummary::Unknown& u) { return u.name == shown; });
-    if (it == m_summary.unknown.end()) {
-      m_summary.unknown.push_back(PriceFileSummary::Unknown{shown, 0});
-      it = std::prev(m_summary.unknown.end());
+    ++m_summary.unknown_rows;
+    std::string shown = text::excerpt(name);
+    const auto [at, fresh] = m_unknown_index.try_emplace(std::move(shown), m_summary.unknown_names);
+    if (fresh) {
+      ++m_summary.unknown_names;
+      if (m_summary.unknown.size() < unknown_kept) {
+        m_summary.unknown.push_back(PriceFileSummary::Unknown{at->first, 0});
+      }
     }
-    ++it->rows;
+    if (at->second < m_summary.unknown.size()) {
+      ++m_summary.unknown[at->second].rows;
+    }
   }
 
   PriceBook finish() && {
@@ -155,18 +157,18 @@ class Collector {
       auto& card = m_summary.cards[i];
       std::sort(card.shapes.begin(), card.shapes.end());
       card.shapes.erase(std::unique(card.shapes.begin(), card.shapes.end()), card.shapes.end());
-      for (const auto& [name, instances] : m_names[i]) {
-        if (instances.empty()) {
-          card.names.push_back(name);
+      for (const auto& named : m_names[i].kept) {
+        if (named.instances_seen.empty()) {
+          card.names.push_back(named.name);
           continue;
         }
-        const std::size_t shown = std::min(instances.size(), instance_types_shown);
-        std::string list = text::join(std::span(instances).first(shown), ", ");
-        if (instances.size() > shown) {
-          list += fmt::format(" and {} more", instances.size() - shown);
+        std::string list = text::join(named.instances, ", ");
+        if (named.instances_seen.size() > named.instances.size()) {
+          list += fmt::format(" and {} more", named.instances_seen.size() - named.instances.size());
         }
-        card.names.push_back(fmt::format("{} ({})", name, list));
+        card.names.push_back(fmt::format("{} ({})", named.name, list));
       }
+      card.more_names = m_names[i].seen.size() - m_names[i].kept.size();
     }
     m_summary.quotes = m_quotes.size();
     PriceBook book;
@@ -178,11 +180,43 @@ class Collector {
  private:
   PriceFileSummary m_summary;
   std::vector<ImportedQuote> m_quotes;
+  // One accelerator name as written, with its first instance types and the
+  // count of all of them.
+  struct Named {
+    std::string name;
+    std::vector<std::string> instances;              // the first instance_types_shown
+    std::unordered_set<std::string> instances_seen;  // every one, to count
+  };
+  // A card's names: the first names_kept, and every name seen, to count.
+  struct Names {
+    std::vector<Named> kept;
+    std::unordered_map<std::string, std::size_t> seen;  // name -> index in kept, or kept's size limit past it
+  };
+
+  void note_name(std::size_t card, std::string_view name, const std::string& instance_type) {
+    Names& names = m_names[card];
+    std::string shown = text::excerpt(name);
+    const auto [at, fresh] = names.seen.try_emplace(std::move(shown), names.kept.size());
+    if (fresh) {
+      if (names.kept.size() >= names_kept) {
+        at->second = names_kept;  // counted, not kept
+        return;
+      }
+      names.kept.push_back(Named{at->first, {}, {}});
+    }
+    if (at->second >= names.kept.size() || instance_type.empty()) {
+      return;
+    }
+    Named& named = names.kept[at->second];
+    if (named.instances_seen.insert(instance_type).second && named.instances.size() < instance_types_shown) {
+      named.instances.push_back(instance_type);
+    }
+  }
+
   std::map<std::string, std::size_t> m_card_index;
-  std::vector<std::vector<std::pair<std::string, std::vector<std::string>>>> m_names;
-  std::set<
-      std::tuple<std::string, std::string, std::string, std::string, PriceKind, Region, std::string, double, double>>
-      m_seen;
+  std::vector<Names> m_names;
+  std::unordered_map<std::string, std::size_t> m_unknown_index;  // name -> index in the summary's unknown, or past it
+  std::unordered_set<std::string> m_seen;                        // the quotes taken, as keys
 };
 
 // ------------------------------------------------------------ the header
@@ -370,10 +404,12 @@ bool skypilot_prices(const Row& row, int gpus, Problems& problems, SkyPilotPrice
                               "nothing",
                               text::excerpt(raw)));
       ok = false;
-    } else if (*price / gpus > max_usd_per_gpu_hour) {
+    } else if (const double per_gpu = *price / gpus;
+               per_gpu < min_rent_usd_per_gpu_hour || per_gpu > max_rent_usd_per_gpu_hour) {
       problems.at(row.place(column), column,
-                  fmt::format("{} USD per instance-hour is {:.6g} USD per GPU-hour, over the limit of {} USD",
-                              text::excerpt(raw), *price / gpus, max_usd_per_gpu_hour));
+                  fmt::format("{} USD per instance-hour is {:.6g} USD per GPU-hour, outside {}-{} USD (the range of "
+                              "the catalog's rents; is it in another unit?)",
+                              text::excerpt(raw), per_gpu, min_rent_usd_per_gpu_hour, max_rent_usd_per_gpu_hour));
       ok = false;
     } else {
       prices[i] = *price / gpus;
@@ -412,7 +448,8 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
   const auto columns = columns_of(header, false, problems);
   const std::string file = text::printable(arg.file);
   Collector collector(skypilot_summary(arg, file, date, problems));
-  std::map<std::string, const GpuSpec*, std::less<>> mappings;
+  std::unordered_map<std::string, const GpuSpec*> mappings;
+  const CardNames names(catalog);
   for_each_row(reader, header, columns, collector, problems, [&](const Row& row, PriceFileSummary& sum) {
     const auto accelerator = row.value("AcceleratorName");
     if (accelerator.empty()) {
@@ -431,9 +468,8 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
     const std::string mapping_key = fmt::format("{}\n{}\n{}", accelerator, instance_type, gpu_info);
     auto mapped = mappings.find(mapping_key);
     if (mapped == mappings.end()) {
-      mapped =
-          mappings.emplace(mapping_key, map_accelerator(catalog, accelerator, instance_type, gpu_info_mib(gpu_info)))
-              .first;
+      mapped = mappings.emplace(mapping_key, map_accelerator(names, accelerator, instance_type, gpu_info_mib(gpu_info)))
+                   .first;
     }
     const GpuSpec* card = mapped->second;
     if (card == nullptr) {
@@ -540,7 +576,7 @@ struct QuoteFields {
 
 // The card a row names: one of the catalog's, none it knows (not a problem:
 // the row is counted as unknown), or an ambiguous name (a problem).
-void read_card(RowCheck& check, const Catalog& catalog, QuoteFields& q) {
+void read_card(RowCheck& check, const CardNames& catalog, QuoteFields& q) {
   q.card_name = check.required("card", "a card id such as h100-sxm5 ('gpu-advise catalog list' shows them)");
   if (q.card_name.empty()) {
     return;
@@ -583,13 +619,14 @@ void read_price(RowCheck& check, double cny_per_usd, QuoteFields& q) {
   } else if (q.price && q.currency) {
     const double rate = *q.currency == Currency::cny ? cny_per_usd : 1.0;
     q.usd = *q.price / rate;
-    if (q.usd > max_usd_per_gpu_hour) {
-      check.fail(
-          "price_per_gpu_hour",
-          *q.currency == Currency::cny
-              ? fmt::format("{} CNY is {:.6g} USD at {} CNY per USD, over the limit of {} USD per GPU-hour", price_text,
-                            q.usd, rate, max_usd_per_gpu_hour)
-              : fmt::format("{} USD is over the limit of {} USD per GPU-hour", price_text, max_usd_per_gpu_hour));
+    if (q.usd < min_rent_usd_per_gpu_hour || q.usd > max_rent_usd_per_gpu_hour) {
+      const std::string range =
+          fmt::format("outside {}-{} USD per GPU-hour (the range of the catalog's rents; is it in another unit?)",
+                      min_rent_usd_per_gpu_hour, max_rent_usd_per_gpu_hour);
+      check.fail("price_per_gpu_hour",
+                 *q.currency == Currency::cny
+                     ? fmt::format("{} CNY is {:.6g} USD at {} CNY per USD, {}", price_text, q.usd, rate, range)
+                     : fmt::format("{} USD is {}", price_text, range));
     }
   }
 }
@@ -655,7 +692,7 @@ Region read_market(RowCheck& check, std::optional<Currency> currency) {
 }
 
 // Reads a row's fields in the order its problems are reported.
-QuoteFields read_quote_fields(RowCheck& check, const Catalog& catalog, double cny_per_usd) {
+QuoteFields read_quote_fields(RowCheck& check, const CardNames& catalog, double cny_per_usd) {
   QuoteFields q;
   read_card(check, catalog, q);
   read_price(check, cny_per_usd, q);
@@ -706,9 +743,10 @@ PriceBook parse_quotes(csv::Reader& reader, const csv::Record& header, const Pri
   summary.format = PriceFileFormat::quotes;
   Collector collector(std::move(summary));
   const double cny_per_usd = catalog.info().exchange_rate.cny_per_usd;
+  const CardNames names(catalog);
   for_each_row(reader, header, columns, collector, problems, [&](const Row& row, PriceFileSummary& sum) {
     RowCheck check(problems, row);
-    const QuoteFields q = read_quote_fields(check, catalog, cny_per_usd);
+    const QuoteFields q = read_quote_fields(check, names, cny_per_usd);
     // The file's date: its latest row's without problems (unknown cards too).
     if (check.ok() && is_real_date(q.date) && std::string_view(sum.date) < q.date) {
       sum.date = std::string(q.date);
@@ -828,6 +866,20 @@ PriceBook parse_price_file(std::string_view text, const PriceFileArg& arg, std::
   }
   if (has("card", true)) {
     return parse_quotes(reader, header, arg, catalog, problems);
+  }
+  // One field holding both formats' separators' worth of names: a file saved
+  // with semicolons or tabs (a spreadsheet in a European locale) says so.
+  if (header.fields.size() == 1) {
+    const std::string& only = header.fields.front().value;
+    for (const auto& [separator, name] : {std::pair{';', "semicolons"}, std::pair{'\t', "tabs"}}) {
+      if (only.find(separator) != std::string::npos) {
+        problems.add(header.line, 0, "",
+                     fmt::format("the header row is one column holding {}: price files are comma-separated "
+                                 "(RFC 4180); save it as CSV with commas (docs/prices.md)",
+                                 name));
+        problems.throw_if_any();
+      }
+    }
   }
   problems.add(
       header.line, 0, "",

@@ -151,7 +151,39 @@ std::optional<double> gpu_info_mib(std::string_view info) {
   return value && *value > 0 ? value : std::nullopt;
 }
 
-const GpuSpec* map_accelerator(const Catalog& catalog, std::string_view name, std::string_view instance_type,
+CardNames::CardNames(const Catalog& catalog) {
+  for (const auto& gpu : catalog.gpus()) {
+    m_ids.try_emplace(text::normalise_name(gpu.id), &gpu);
+    for (const auto& alias : gpu.aliases) {
+      auto& named = m_aliases[text::normalise_name(alias)];
+      if (std::find(named.begin(), named.end(), &gpu) == named.end()) {
+        named.push_back(&gpu);
+      }
+    }
+  }
+}
+
+Catalog::Lookup CardNames::find(std::string_view query) const {
+  Catalog::Lookup result;
+  const std::string key = text::normalise_name(query);
+  if (key.empty()) {
+    return result;
+  }
+  if (const auto id = m_ids.find(key); id != m_ids.end()) {
+    result.match = id->second;
+    return result;
+  }
+  if (const auto alias = m_aliases.find(key); alias != m_aliases.end()) {
+    if (alias->second.size() == 1) {
+      result.match = alias->second.front();
+    } else {
+      result.candidates = alias->second;
+    }
+  }
+  return result;
+}
+
+const GpuSpec* map_accelerator(const CardNames& catalog, std::string_view name, std::string_view instance_type,
                                std::optional<double> info_mib) {
   Hint hint = Hint::none;
   std::optional<double> memory_gb;

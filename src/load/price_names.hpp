@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpu_advise/catalog.hpp"
@@ -24,11 +25,25 @@ namespace gpu_advise::price_values {
 [[nodiscard]] std::vector<std::string> words_of(std::string_view s, std::string_view separators);
 // The first 'SizeInMiB': N of a SkyPilot GpuInfo (one GPU's memory).
 [[nodiscard]] std::optional<double> gpu_info_mib(std::string_view info);
+// The catalog's ids and aliases, normalised once: a price file names each
+// of a cloud's accelerators (and a hostile one a million names), so a lookup
+// is a hash lookup, with no did-you-mean.
+class CardNames {
+ public:
+  explicit CardNames(const Catalog& catalog);
+  // As Catalog::find: the id first, then the aliases; no suggestion.
+  [[nodiscard]] Catalog::Lookup find(std::string_view query) const;
+
+ private:
+  std::unordered_map<std::string, const GpuSpec*> m_ids;
+  std::unordered_map<std::string, std::vector<const GpuSpec*>> m_aliases;
+};
+
 // The card a SkyPilot accelerator is, or nullptr (unknown, or still ambiguous):
 // its name, memory (GpuInfo, or a -NNGB part) and form-factor words (SXM,
 // NVLINK, MEGA, PCIE, NVL in the name or the instance type) narrow the cards
 // the name's family names.
-[[nodiscard]] const GpuSpec* map_accelerator(const Catalog& catalog, std::string_view name,
+[[nodiscard]] const GpuSpec* map_accelerator(const CardNames& catalog, std::string_view name,
                                              std::string_view instance_type, std::optional<double> info_mib);
 
 }  // namespace gpu_advise::price_values

@@ -17,6 +17,7 @@ namespace gpu_advise {
 
 namespace {
 
+using yaml::Lines;
 using yaml::MapReader;
 using yaml::Presence;
 
@@ -110,7 +111,7 @@ class RulesParser {
       }
       m.finish();
     }
-    (void)map.string("about", Presence::optional);
+    (void)map.string("about", Presence::optional, Lines::many);
     map.finish();
     return rule;
   }
@@ -225,6 +226,16 @@ class RulesParser {
     }
   }
 
+  // true or false as YAML's boolean: plain or tagged !!bool, never a quoted
+  // or !!str-tagged string that reads "true" (a tag may not change a type).
+  static std::optional<bool> yes_no(const YAML::Node& node) {
+    if (!node.IsScalar() || (node.Tag() != "?" && node.Tag() != "tag:yaml.org,2002:bool") ||
+        (node.Scalar() != "true" && node.Scalar() != "false")) {
+      return std::nullopt;
+    }
+    return node.Scalar() == "true";
+  }
+
   std::vector<FieldValue> read_operands(const FieldInfo& field, Operator op, const YAML::Node& node,
                                         const std::string& path) {
     std::vector<FieldValue> out;
@@ -232,11 +243,12 @@ class RulesParser {
     const bool numeric_op = op == Operator::at_least || op == Operator::at_most || op == Operator::above ||
                             op == Operator::below || op == Operator::between;
     if (op == Operator::exists) {
-      if (!node.IsScalar() || (node.Scalar() != "true" && node.Scalar() != "false")) {
-        m_diagnostics.error(node, path, "exists takes true or false");
+      const auto value = yes_no(node);
+      if (!value) {
+        m_diagnostics.error(node, path, "exists takes true or false (plain, untagged)");
         return {true};
       }
-      return {node.Scalar() == "true"};
+      return {*value};
     }
     if (numeric_op && type != FieldType::number) {
       m_diagnostics.error(node, path,
@@ -275,10 +287,13 @@ class RulesParser {
           break;
         }
         case FieldType::boolean:
-          if (raw != "true" && raw != "false") {
-            m_diagnostics.error(item, path, fmt::format("'{}' is a yes/no field: use true or false", field.name));
+          if (const auto value = yes_no(item)) {
+            out.emplace_back(*value);
           } else {
-            out.emplace_back(raw == "true");
+            m_diagnostics.error(item, path,
+                                fmt::format("'{}' is a yes/no field: use true or false, plain (not quoted, not "
+                                            "tagged !!str)",
+                                            field.name));
           }
           break;
         case FieldType::word: {

@@ -4,6 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include <fmt/format.h>
 
@@ -88,6 +94,60 @@ bool within_limits(const YAML::Node& node, std::size_t& visited, int depth, Diag
   return true;
 }
 
+// Records where each document starts; ignores the rest.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> marks;
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// The first line of a text that yaml-cpp read as an empty document but that
+// holds more than comments, document markers and a null ("~", "null"):
+// yaml-cpp reads ",a: b" as nothing at all, which would pass as an empty file.
+std::optional<YAML::Mark> stray_text(std::string_view text) {
+  int line = 0;
+  for (std::size_t start = 0; start < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view row = text::trim(text.substr(start, end - start));
+    if (const std::size_t hash = row.find('#'); hash == 0) {
+      row = {};
+    }
+    if (!row.empty() && row != "---" && row != "..." && row != "~" && row != "null" && row != "Null" && row != "NULL") {
+      YAML::Mark mark;
+      mark.line = line;
+      mark.pos = static_cast<int>(start);
+      return mark;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+// Where a second document starts (its '---'), if the text holds one; a
+// syntax error in it throws, as in the first. Not YAML::LoadAll: on some
+// input (",a: b") it "starts" a new empty document at the same place forever
+// and grows until memory runs out, so at most two are read, and a second one
+// that starts where the first did is none.
+std::optional<YAML::Mark> second_document(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  for (int i = 0; i < 2 && parser.HandleNextDocument(starts); ++i) {
+  }
+  if (starts.marks.size() >= 2 && starts.marks[1].pos > starts.marks[0].pos) {
+    return starts.marks[1];
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 YAML::Node parse(std::string_view text, Diagnostics& diagnostics) {
@@ -108,7 +168,24 @@ YAML::Node parse(std::string_view text, Diagnostics& diagnostics) {
     return YAML::Node(YAML::NodeType::Undefined);
   }
   try {
-    YAML::Node document = YAML::Load(std::string(text));
+    const std::string whole(text);
+    YAML::Node document = YAML::Load(whole);
+    // A file holds one document: a second is refused, never skipped unread
+    // (a second '---' would otherwise hide what follows it).
+    if (const auto second = second_document(whole)) {
+      diagnostics.error(*second, "",
+                        "a second YAML document starts here ('---'): a file holds one document; join them into "
+                        "one, or remove the '---' line");
+      return YAML::Node(YAML::NodeType::Undefined);
+    }
+    if (document.IsNull()) {
+      if (const auto stray = stray_text(whole)) {
+        diagnostics.error(*stray, "",
+                          "not valid YAML: the parser read nothing from this text (a stray ',' or other flow "
+                          "character before the first key?); the file would count as empty");
+        return YAML::Node(YAML::NodeType::Undefined);
+      }
+    }
     std::size_t visited = 0;
     if (!within_limits(document, visited, 0, diagnostics)) {
       return YAML::Node(YAML::NodeType::Undefined);
@@ -259,7 +336,7 @@ std::optional<YAML::Node> MapReader::node(std::string_view key, Presence presenc
   return std::nullopt;
 }
 
-std::optional<std::string> MapReader::scalar(const YAML::Node& value, const std::string& path) {
+std::optional<std::string> MapReader::scalar(const YAML::Node& value, const std::string& path, Lines lines) {
   if (!value.IsScalar()) {
     m_diagnostics.error(value, path, fmt::format("expected a single value, found {}", describe_kind(value)));
     return std::nullopt;
@@ -275,15 +352,22 @@ std::optional<std::string> MapReader::scalar(const YAML::Node& value, const std:
                                     text::excerpt(text), text::printable(std::string_view(text).substr(at, length))));
     return std::nullopt;
   }
+  if (const std::size_t at = text.find_first_of("\n\t"); lines == Lines::one && at != std::string::npos) {
+    m_diagnostics.error(value, path,
+                        fmt::format("'{}' holds a {}; this text is shown on one line (a folded '>' block keeps "
+                                    "its last line break: write '>-')",
+                                    text::excerpt(text), text[at] == '\t' ? "tab" : "line break"));
+    return std::nullopt;
+  }
   return text;
 }
 
-std::optional<std::string> MapReader::string(std::string_view key, Presence presence) {
+std::optional<std::string> MapReader::string(std::string_view key, Presence presence, Lines lines) {
   const auto value = node(key, presence);
   if (!value) {
     return std::nullopt;
   }
-  auto text = scalar(*value, child_path(key));
+  auto text = scalar(*value, child_path(key), lines);
   if (text && text->empty() && presence == Presence::required) {
     m_diagnostics.error(*value, child_path(key), "must not be empty");
     return std::nullopt;

@@ -47,6 +47,11 @@ class Diagnostics {
 
 enum class Presence { required, optional };
 
+// Whether text may span lines: names, ids, messages and sources are shown on
+// one line of a report or a table (a line break there could forge a line of
+// the report, a tab a TSV column); notes may be paragraphs.
+enum class Lines { one, many };
+
 // Inclusive bounds for numbers; `positive` forbids zero as well.
 struct Bounds {
   double min = 0;
@@ -67,7 +72,7 @@ class MapReader {
   // The value node of `key` (declares the key). Reports a missing required key.
   [[nodiscard]] std::optional<YAML::Node> node(std::string_view key, Presence presence);
 
-  [[nodiscard]] std::optional<std::string> string(std::string_view key, Presence presence);
+  [[nodiscard]] std::optional<std::string> string(std::string_view key, Presence presence, Lines lines = Lines::one);
   [[nodiscard]] std::optional<double> number(std::string_view key, Presence presence, Bounds bounds = {});
   [[nodiscard]] std::optional<std::int64_t> integer(std::string_view key, Presence presence, std::int64_t min,
                                                     std::int64_t max);
@@ -94,8 +99,9 @@ class MapReader {
   void declare(std::string_view key) { m_declared.emplace(key); }
   void finish();
 
-  // A scalar as a string; reports a non-scalar.
-  std::optional<std::string> scalar(const YAML::Node& value, const std::string& path);
+  // A scalar as a string; reports a non-scalar, a control character and, in
+  // one-line text, a line break or a tab.
+  std::optional<std::string> scalar(const YAML::Node& value, const std::string& path, Lines lines = Lines::one);
   void report_bad_enum(const YAML::Node& value, const std::string& path, const std::string& raw,
                        const std::vector<std::string>& valid);
 

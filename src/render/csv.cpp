@@ -4,6 +4,7 @@
 // money is in the request's currency, named in its own column; an empty cell
 // is a figure that does not apply.
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -26,7 +27,8 @@ class Sheet {
       if (i > 0) {
         m_out += m_tab ? '\t' : ',';
       }
-      m_out += m_tab ? tsv_cell(cells[i]) : csv_cell(cells[i]);
+      const std::string cell = inert(cells[i]);
+      m_out += m_tab ? tsv_cell(cell) : csv_cell(cell);
     }
     m_out += m_tab ? "\n" : "\r\n";  // RFC 4180 ends records with CRLF
   }
@@ -42,6 +44,28 @@ class Sheet {
       out += c == '"' ? std::string("\"\"") : std::string(1, c);
     }
     return out + "\"";
+  }
+  // A cell a spreadsheet would take for a formula (=, +, -, @, tab or CR
+  // first: a provider, instance or card name from a file) gets a leading
+  // apostrophe, which spreadsheets show as text and do not run (OWASP, "CSV
+  // Injection"). A number stays a number: -0.5 is not a formula.
+  static std::string inert(const std::string& cell) {
+    if (cell.empty() || std::string_view("=+-@\t\r").find(cell.front()) == std::string_view::npos || is_number(cell)) {
+      return cell;
+    }
+    return "'" + cell;
+  }
+  // A plain decimal, as plain() writes them, with an optional sign.
+  static bool is_number(std::string_view cell) {
+    if (!cell.empty() && (cell.front() == '-' || cell.front() == '+')) {
+      cell.remove_prefix(1);
+    }
+    const std::size_t point = cell.find('.');
+    const auto digits = [](std::string_view part) {
+      return !part.empty() && part.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    return point == std::string_view::npos ? digits(cell)
+                                           : digits(cell.substr(0, point)) && digits(cell.substr(point + 1));
   }
   // TSV cannot quote: a tab or line break inside a cell becomes a space.
   static std::string tsv_cell(std::string cell) {

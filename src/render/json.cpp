@@ -1029,6 +1029,7 @@ std::string render_prices_json(const PriceBook& book) {
             w.field("high_usd_per_gpu_hour", round6(card.high_usd));
             w.field("shapes", card.shapes);
             w.field("names", card.names);
+            w.field("more_names", card.more_names);
             w.end_object();
           }
         });
@@ -1040,6 +1041,8 @@ std::string render_prices_json(const PriceBook& book) {
             w.end_object();
           }
         });
+        w.field("unknown_names", f.unknown_names);
+        w.field("unknown_rows", f.unknown_rows);
         w.field("cpu_rows", f.cpu_rows);
         w.field("fractional_rows", f.fractional_rows);
         w.field("unpriced_rows", f.unpriced_rows);

@@ -54,14 +54,22 @@ std::string render_prices_text(const PriceBook& book, const Catalog& catalog, La
                                                                              format::money(card.high_usd, {}));
         table.add_row({fmt::format("{} ({})", card.gpu_id, name), std::to_string(card.quotes), span,
                        shapes.empty() ? say(l, Phrase::list_imported_per_gpu) : text::join(shapes, ","),
-                       text::printable(text::join(card.names, ", "))});
+                       text::printable(card.more_names == 0 ? text::join(card.names, ", ")
+                                                            : text::join(card.names, ", ") + ", " +
+                                                                  say(l, Phrase::prices_names_more, card.more_names))});
       }
       out += table.to_string("  ", width);
     }
     if (!file.unknown.empty()) {
       std::vector<std::string> items;
+      std::size_t rows_shown = 0;
       for (const auto& unknown : file.unknown) {
         items.push_back(say(l, Phrase::prices_unknown_item, text::printable(unknown.name), unknown.rows));
+        rows_shown += unknown.rows;
+      }
+      if (file.unknown_names > file.unknown.size()) {
+        items.push_back(say(l, Phrase::prices_unknown_more, file.unknown_names - file.unknown.size(),
+                            file.unknown_rows - rows_shown));
       }
       out += render::wrap_lines(
                  "  " + say(l, Phrase::prices_unknown, text::join(items, say(l, Phrase::fit_list_separator))), width,

@@ -756,6 +756,8 @@ constexpr Entry entries[] = {
   {Phrase::prices_col_names, "As named", "原名称"},
   {Phrase::prices_unknown, "not in the catalog, skipped (rows): {}", "目录中没有，已跳过（行数）：{}"},
   {Phrase::prices_unknown_item, "{0} {1}", "{0} {1}"},
+  {Phrase::prices_unknown_more, "and {0} more names ({1} rows)", "另有 {0} 个名称（{1} 行）"},
+  {Phrase::prices_names_more, "and {} more names", "另有 {} 个名称"},
   {Phrase::prices_skipped, "also skipped (rows): CPU instances {0}, part of one GPU {1}, no price {2}", "另跳过（行数）：CPU 实例 {0}，按部分 GPU 出租 {1}，无价格 {2}"},
   {Phrase::prices_none, "no row maps to a card of the catalog", "没有一行对应目录中的卡"},
 };

@@ -107,6 +107,24 @@ inline Result shell(const std::string& script) {
   return r;
 }
 
+// A fresh, empty folder for one test, in scratch().
+inline std::filesystem::path folder(const std::string& name) {
+  std::filesystem::path dir = scratch() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// No temporary file of the tool's (.gpu-advise-XXXXXX) is left in `dir`.
+inline bool no_leftovers(const std::filesystem::path& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().rfind(".gpu-advise-", 0) == 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The binary with these arguments (each quoted), optionally after `env` words.
 inline Result run(const std::vector<std::string>& args, const std::string& env = "") {
   std::string command = env.empty() ? std::string() : "env " + env + " ";

@@ -25,6 +25,8 @@
 #include "harness.hpp"
 
 namespace fs = std::filesystem;
+using harness::folder;
+using harness::no_leftovers;
 using harness::quote;
 using harness::Result;
 using harness::run;
@@ -40,24 +42,6 @@ const std::vector<std::string> request = {"--params", "7B", "--task", "lora", "-
 std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
   args.insert(args.end(), more);
   return args;
-}
-
-// A fresh, empty folder for one test.
-fs::path folder(const std::string& name) {
-  fs::path dir = harness::scratch() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-// No temporary file of ours is left behind in `dir`.
-bool no_leftovers(const fs::path& dir) {
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().filename().string().rfind(".gpu-advise-", 0) == 0) {
-      return false;
-    }
-  }
-  return true;
 }
 
 bool is_report(const std::string& text) {

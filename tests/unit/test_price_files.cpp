@@ -231,12 +231,30 @@ TEST_CASE("csv: fields and records over the limits, and bytes that do not print"
   many += "\n";
   const auto read = read_csv(long_field + "\n" + many + "\"\x1b[31m\xff\"z\n");
   REQUIRE(read.problems.size() == 3);
-  CHECK_THAT(read.problems[0].message, Catch::Contains("longer than 65536 bytes"));
+  CHECK_THAT(read.problems[0].message,
+             Catch::Contains("the field that starts here ('xxx") && Catch::Contains("...') is 65546 bytes, over the "
+                                                                                    "limit of 65536 bytes"));
   CHECK(read.problems[0].message.size() < 400);
   CHECK(read.problems[1].line == 2);
   CHECK_THAT(read.problems[1].message, Catch::Contains("more than 1000 fields"));
   CHECK(read.problems[2].message.find('\x1b') == std::string::npos);
   CHECK(read.problems[2].message.find('\xff') == std::string::npos);
+}
+
+TEST_CASE("csv: lines that end in a bare CR are said to, not read as one line", "[prices]") {
+  const std::string classic_mac = "card,price_per_gpu_hour\rh100-sxm5,2.1\rh200,3\r";
+  const auto read = read_csv(classic_mac);
+  REQUIRE_FALSE(read.problems.empty());
+  CHECK(read.problems[0].line == 1);
+  CHECK(read.problems[0].column == 24);
+  CHECK_THAT(read.problems[0].message, Catch::Contains("a carriage return (CR) that does not end a line") &&
+                                           Catch::Contains("save it with LF or CRLF"));
+  // Through the price-file reader: no "the column '1' is named twice".
+  const std::string all = all_messages(diagnostics_of(classic_mac));
+  CHECK_THAT(all, Catch::Contains("carriage return"));
+  CHECK_THAT(all, !Catch::Contains("named twice"));
+  // A CR inside a quoted field is text; CRLF ends a line.
+  CHECK(read_csv("a,b\r\n\"x\ry\",2\r\n").problems.empty());
 }
 
 // ------------------------------------------------------------ SkyPilot files
@@ -467,12 +485,28 @@ TEST_CASE("the bad SkyPilot fixture: each malformed row located", "[prices]") {
   CHECK(list[2].file == file);
 }
 
+TEST_CASE("a price below the catalog's range is refused in both formats, not costed as $0.00", "[prices]") {
+  const auto sky = diagnostics_of(
+      "InstanceType,AcceleratorName,AcceleratorCount,Price\ntiny,H100,1,1e-300\nfree,H100,8,0.000000001\n",
+      "test/vms.csv");
+  REQUIRE(sky.size() == 2);
+  CHECK_THAT(sky[0].message, Catch::Contains("outside 0.01-1000 USD"));
+  CHECK_THAT(sky[1].message, Catch::Contains("outside 0.01-1000 USD"));
+  std::string text(quotes_header);
+  text += "h100-sxm5,0.000000001,usd,a,r,2026-10,spot\n";
+  text += "h100-sxm5,0.01,usd,a,r,2026-10,spot\n";
+  const auto quotes = diagnostics_of(text);
+  REQUIRE(quotes.size() == 1);
+  CHECK(quotes[0].line == 2);
+  CHECK_THAT(quotes[0].message, Catch::Contains("0.000000001 USD is outside 0.01-1000 USD per GPU-hour"));
+}
+
 TEST_CASE("SkyPilot: a count over 1024, a price over the limit, a file outside a provider's folder", "[prices]") {
   const auto list = diagnostics_of(
       "InstanceType,AcceleratorName,AcceleratorCount,Price\nbig,H100,2048,1\ndear,H100,1,20000\n", "test/vms.csv");
   REQUIRE(list.size() == 2);
   CHECK_THAT(list[0].message, Catch::Contains("over the limit of 1024"));
-  CHECK_THAT(list[1].message, Catch::Contains("over the limit of 10000 USD"));
+  CHECK_THAT(list[1].message, Catch::Contains("20000 USD per GPU-hour, outside 0.01-1000 USD"));
   const auto bare = diagnostics_of("InstanceType,AcceleratorName,AcceleratorCount,Price\nx,H100,1,1\n", "vms.csv");
   REQUIRE(bare.size() == 1);
   CHECK_THAT(bare[0].message, Catch::Contains("PROVIDER=FILE"));
@@ -597,7 +631,8 @@ TEST_CASE("quotes: prices, counts, dates and markets that are not valid", "[pric
   CHECK_THAT(all, Catch::Contains("quotes.csv:2:11: price_per_gpu_hour: '$2' is not a positive price"));
   CHECK_THAT(all, Catch::Contains("quotes.csv:3:11: price_per_gpu_hour: '2/h' is not"));
   CHECK_THAT(all, Catch::Contains("quotes.csv:4:11: price_per_gpu_hour: 'nan' is not"));
-  CHECK_THAT(all, Catch::Contains("quotes.csv:5:11: price_per_gpu_hour: 20000 USD is over the limit of 10000"));
+  CHECK_THAT(all,
+             Catch::Contains("quotes.csv:5:11: price_per_gpu_hour: 20000 USD is outside 0.01-1000 USD per GPU-hour"));
   CHECK_THAT(all, Catch::Contains("quotes.csv:6:11: price_per_gpu_hour: 99999 CNY is"));
   CHECK_THAT(all, Catch::Contains("quotes.csv:7:13: currency: 'eur' is not a currency; expected usd or cny"));
   CHECK_THAT(all, Catch::Contains("quotes.csv:8:21: date: '2026-02-30' is not a date"));
