@@ -19,6 +19,7 @@
 #include "gpu_advise/prices.hpp"
 #include "gpu_advise/render.hpp"
 #include "gpu_advise/rules.hpp"
+#include "load/csv_reader.hpp"
 
 extern char** environ;
 
@@ -299,7 +300,7 @@ void BM_PriceFile(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
 }
-BENCHMARK(BM_PriceFile)->Arg(25000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PriceFile)->Arg(25000)->Arg(210000)->Unit(benchmark::kMillisecond);
 
 // The hostile sizes (issue 34): 16 MiB, the most a price file may hold, of
 // distinct H100 rows (state.range(0) == 0: every row a quote to keep) or of
@@ -329,6 +330,24 @@ void BM_PriceFile16MiB(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
 }
 BENCHMARK(BM_PriceFile16MiB)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The baseline of the two above: the same 16 MiB split into records and
+// fields by the CSV reader and nothing more, the floor of any price-file read.
+void BM_CsvScan16MiB(benchmark::State& state) {
+  const std::string text = sixteen_mib_file(false);
+  for (auto _ : state) {
+    gpu_advise::csv::Reader reader(text);
+    gpu_advise::csv::Record record;
+    gpu_advise::csv::Problem problem;
+    std::size_t fields = 0;
+    while (reader.next(record, problem) == gpu_advise::csv::Reader::Status::record) {
+      fields += record.fields.size();
+    }
+    benchmark::DoNotOptimize(fields);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+}
+BENCHMARK(BM_CsvScan16MiB)->Unit(benchmark::kMillisecond);
 
 void BM_WholeProcessJson(benchmark::State& state) {
   spawn(state, {GPU_ADVISE_BIN, "--params", "70B", "--task", "lora", "--budget", "low", "--format", "json"});

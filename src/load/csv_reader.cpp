@@ -79,6 +79,11 @@ bool Reader::skip_blank_line() noexcept {
   return true;
 }
 
+std::size_t Reader::lines_left() const noexcept {
+  const std::string_view rest = m_text.substr(std::min(m_pos, m_text.size()));
+  return static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1;
+}
+
 Reader::Status Reader::next(Record& record, Problem& problem) {
   record.fields.clear();
   while (!at_end() && skip_blank_line()) {

@@ -44,6 +44,8 @@ class Reader {
   // Status::record; for Status::bad, `problem` says what was wrong (the
   // record's fields are unreliable) and the next call goes on after it.
   Status next(Record& record, Problem& problem);
+  // The line breaks after the reader's position: at most the records to come.
+  [[nodiscard]] std::size_t lines_left() const noexcept;
 
  private:
   [[nodiscard]] bool at_end() const noexcept { return m_pos >= m_text.size(); }

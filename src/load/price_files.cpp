@@ -103,19 +103,82 @@ class Rows {
 
 // ------------------------------------------------------------ summaries
 
+// An open-addressing set of hashes, each with a value (linear probing, grown
+// at half full), for the repeats and counts of a file of a million rows: the
+// node-based tables spent more time allocating and chasing nodes than the
+// reader spent reading.
+class HashSlots {
+ public:
+  // Enters (hash, value) unless an entry of that hash is one `same(value)`
+  // accepts; whether it was entered.
+  template <typename Same>
+  bool insert(std::size_t hash, std::size_t value, Same same) {
+    return find_or_insert(hash, value, same).second;
+  }
+  // The value of the entry of that hash `same` accepts, else `value`, entered;
+  // and whether it was entered.
+  template <typename Same>
+  std::pair<std::size_t, bool> find_or_insert(std::size_t hash, std::size_t value, Same same) {
+    if (2 * (m_count + 1) > m_slots.size()) {
+      grow();
+    }
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+      Slot& slot = m_slots[at];
+      if (slot.value_plus_one == 0) {
+        slot = {hash, value + 1};
+        ++m_count;
+        return {value, true};
+      }
+      if (slot.hash == hash && same(slot.value_plus_one - 1)) {
+        return {slot.value_plus_one - 1, false};
+      }
+    }
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return m_count; }
+  [[nodiscard]] bool empty() const noexcept { return m_count == 0; }
+
+ private:
+  struct Slot {
+    std::size_t hash = 0;
+    std::size_t value_plus_one = 0;  // 0: empty
+  };
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(16, 2 * m_slots.size()));
+    old.swap(m_slots);
+    const std::size_t mask = m_slots.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.value_plus_one != 0) {
+        std::size_t at = slot.hash & mask;
+        while (m_slots[at].value_plus_one != 0) {
+          at = (at + 1) & mask;
+        }
+        m_slots[at] = slot;
+      }
+    }
+  }
+  std::vector<Slot> m_slots;  // a power of 2 of them
+  std::size_t m_count = 0;
+};
+
 class Collector {
  public:
   explicit Collector(PriceFileSummary summary) : m_summary(std::move(summary)) {}
+
+  // Room for two quotes (on demand, spot) per row to come, so the quotes of
+  // a large file are written once, not moved at each doubling (the pages of
+  // what CPU rows leave unused are never touched).
+  void expect_rows(std::size_t rows) { m_quotes.reserve(2 * rows); }
 
   PriceFileSummary& summary() noexcept { return m_summary; }
 
   // Takes a quote unless the same one is there already; `name` is the accelerator as written.
   void add(std::string gpu_id, PriceQuote quote, std::string_view name) {
-    // Fields joined by a unit separator (no field holds one: is_clean) and hashed.
-    std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}", gpu_id, quote.provider,
-                                  quote.instance_type, quote.location, static_cast<int>(quote.kind),
-                                  static_cast<int>(quote.region), quote.date, quote.low_usd, quote.high_usd);
-    if (!m_seen.insert(std::move(key)).second) {
+    // The same quote twice is taken once: a hash of what makes it the same,
+    // then an exact comparison with the quotes of that hash (no key string
+    // made per row: a 16 MiB file has 600,000 quotes).
+    const auto same = [&](std::size_t index) { return same_quote(m_quotes[index], gpu_id, quote); };
+    if (!m_seen.insert(identity_hash(gpu_id, quote), m_quotes.size(), same)) {
       return;
     }
     auto [at, fresh] = m_card_index.try_emplace(gpu_id, m_summary.cards.size());
@@ -137,18 +200,24 @@ class Collector {
   // A row for an accelerator the catalog does not know: counted; the first
   // unknown_kept names kept with their rows (hash lookups: a file of a million
   // distinct names is read in linear time).
+  // (A name past the kept ones is told apart by its 64-bit hash alone: two
+  // with one hash would count as one name, at odds of ~1e-8 for a 16 MiB
+  // file of distinct names; the rows are counted exactly.)
   void unknown(std::string_view name) {
     ++m_summary.unknown_rows;
-    std::string shown = text::excerpt(name);
-    const auto [at, fresh] = m_unknown_index.try_emplace(std::move(shown), m_summary.unknown_names);
+    auto& kept = m_summary.unknown;
+    const auto [index, fresh] =
+        m_unknown_index.find_or_insert(std::hash<std::string_view>{}(name), m_summary.unknown_names,
+                                       [&](std::size_t i) { return i >= kept.size() || m_unknown_raw[i] == name; });
     if (fresh) {
       ++m_summary.unknown_names;
-      if (m_summary.unknown.size() < unknown_kept) {
-        m_summary.unknown.push_back(PriceFileSummary::Unknown{at->first, 0});
+      if (kept.size() < unknown_kept) {
+        kept.push_back(PriceFileSummary::Unknown{text::excerpt(name), 0});
+        m_unknown_raw.emplace_back(name);
       }
     }
-    if (at->second < m_summary.unknown.size()) {
-      ++m_summary.unknown[at->second].rows;
+    if (index < kept.size()) {
+      ++kept[index].rows;
     }
   }
 
@@ -184,14 +253,35 @@ class Collector {
   // count of all of them.
   struct Named {
     std::string name;
-    std::vector<std::string> instances;              // the first instance_types_shown
-    std::unordered_set<std::string> instances_seen;  // every one, to count
+    std::vector<std::string> instances;  // the first instance_types_shown
+    // Every one's hash, to count them (a count shown, "and 12 more"; two
+    // names with one 64-bit hash would count as one, at odds of ~1e-9 for a
+    // 16 MiB file of distinct names).
+    HashSlots instances_seen;
   };
   // A card's names: the first names_kept, and every name seen, to count.
   struct Names {
     std::vector<Named> kept;
     std::unordered_map<std::string, std::size_t> seen;  // name -> index in kept, or kept's size limit past it
   };
+
+  static std::size_t identity_hash(const std::string& gpu_id, const PriceQuote& q) {
+    std::size_t h = 0;
+    const auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    for (const std::string* text : {&gpu_id, &q.provider, &q.instance_type, &q.location, &q.date}) {
+      mix(std::hash<std::string>{}(*text));
+    }
+    mix(static_cast<std::size_t>(q.kind) * 16 + static_cast<std::size_t>(q.region));
+    mix(std::hash<double>{}(q.low_usd));
+    mix(std::hash<double>{}(q.high_usd));
+    return h;
+  }
+  static bool same_quote(const ImportedQuote& taken, const std::string& gpu_id, const PriceQuote& q) {
+    const PriceQuote& t = taken.quote;
+    return taken.gpu_id == gpu_id && t.provider == q.provider && t.instance_type == q.instance_type &&
+           t.location == q.location && t.kind == q.kind && t.region == q.region && t.date == q.date &&
+           t.low_usd == q.low_usd && t.high_usd == q.high_usd;
+  }
 
   void note_name(std::size_t card, std::string_view name, const std::string& instance_type) {
     Names& names = m_names[card];
@@ -208,15 +298,17 @@ class Collector {
       return;
     }
     Named& named = names.kept[at->second];
-    if (named.instances_seen.insert(instance_type).second && named.instances.size() < instance_types_shown) {
+    if (named.instances_seen.insert(std::hash<std::string>{}(instance_type), 0, [](std::size_t) { return true; }) &&
+        named.instances.size() < instance_types_shown) {
       named.instances.push_back(instance_type);
     }
   }
 
   std::map<std::string, std::size_t> m_card_index;
   std::vector<Names> m_names;
-  std::unordered_map<std::string, std::size_t> m_unknown_index;  // name -> index in the summary's unknown, or past it
-  std::unordered_set<std::string> m_seen;                        // the quotes taken, as keys
+  HashSlots m_unknown_index;               // name's hash -> index in the summary's unknown, or past it
+  std::vector<std::string> m_unknown_raw;  // the kept unknown names as written, to compare
+  HashSlots m_seen;                        // identity_hash -> index in m_quotes
 };
 
 // ------------------------------------------------------------ the header
@@ -421,8 +513,14 @@ bool skypilot_prices(const Row& row, int gpus, Problems& problems, SkyPilotPrice
 // The quotes of a priced row: on demand and spot, each in USD per GPU-hour
 // from the file's provider and date, in the market its region is in.
 void add_skypilot_quotes(Collector& collector, const PriceFileSummary& sum, const Row& row, const GpuSpec& card,
-                         int gpus, const SkyPilotPrices& prices, const std::string& file) {
+                         int gpus, const SkyPilotPrices& prices, const std::string& file, const std::string& source) {
   const auto location = row.value("Region");
+  // "FILE:LINE", made without fmt: a 16 MiB file has 600,000 quotes.
+  std::array<char, 24> digits{};
+  const auto line_end = std::to_chars(digits.data(), digits.data() + digits.size(), row.line()).ptr;
+  std::string origin;
+  origin.reserve(file.size() + 1 + static_cast<std::size_t>(line_end - digits.data()));
+  origin.append(file).append(1, ':').append(digits.data(), line_end);
   for (std::size_t i = 0; i < 2; ++i) {
     if (!prices[i]) {
       continue;
@@ -433,12 +531,12 @@ void add_skypilot_quotes(Collector& collector, const PriceFileSummary& sum, cons
     quote.kind = i == 0 ? PriceKind::on_demand : PriceKind::spot;
     quote.region = location.rfind("cn-", 0) == 0 ? Region::cn : Region::global;
     quote.date = sum.date;
-    quote.source = "SkyPilot catalog " + file;
+    quote.source = source;
     quote.quoted_in = Currency::usd;
     quote.instance_type = std::string(row.value("InstanceType"));
     quote.gpus_per_instance = gpus;
     quote.location = std::string(location);
-    quote.origin = fmt::format("{}:{}", file, row.line());
+    quote.origin = origin;
     collector.add(card.id, std::move(quote), row.value("AcceleratorName"));
   }
 }
@@ -447,8 +545,11 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
                          const Catalog& catalog, Problems& problems) {
   const auto columns = columns_of(header, false, problems);
   const std::string file = text::printable(arg.file);
+  const std::string source = "SkyPilot catalog " + file;
   Collector collector(skypilot_summary(arg, file, date, problems));
-  std::unordered_map<std::string, const GpuSpec*> mappings;
+  collector.expect_rows(reader.lines_left());
+  std::vector<std::pair<std::string, const GpuSpec*>> mappings;  // each key once, with its card
+  HashSlots mapping_index;                                       // a key's hash -> index in mappings
   const CardNames names(catalog);
   for_each_row(reader, header, columns, collector, problems, [&](const Row& row, PriceFileSummary& sum) {
     const auto accelerator = row.value("AcceleratorName");
@@ -465,13 +566,22 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
     const auto instance_type = row.value("InstanceType");
     const auto gpu_info = row.value("GpuInfo");
     // A file repeats each instance per region and zone: each one is mapped once.
-    const std::string mapping_key = fmt::format("{}\n{}\n{}", accelerator, instance_type, gpu_info);
-    auto mapped = mappings.find(mapping_key);
-    if (mapped == mappings.end()) {
-      mapped = mappings.emplace(mapping_key, map_accelerator(names, accelerator, instance_type, gpu_info_mib(gpu_info)))
-                   .first;
+    // Keyed by what the mapping reads: the name, GpuInfo and the instance
+    // type's traits (a file of distinct instance types maps a name once).
+    const InstanceTraits traits = instance_traits(instance_type);
+    std::string mapping_key;
+    mapping_key.reserve(accelerator.size() + gpu_info.size() + 16);
+    mapping_key.append(accelerator).append(1, '\n').append(gpu_info).append(1, '\n');
+    mapping_key.append(traits.memory_gb ? fmt::format("{}", *traits.memory_gb) : "-");
+    mapping_key.append(1, static_cast<char>('0' + static_cast<int>(traits.hint)));
+    const auto [index, fresh] =
+        mapping_index.find_or_insert(std::hash<std::string>{}(mapping_key), mappings.size(),
+                                     [&](std::size_t i) { return mappings[i].first == mapping_key; });
+    if (fresh) {
+      const GpuSpec* mapped = map_accelerator(names, accelerator, traits, gpu_info_mib(gpu_info));
+      mappings.emplace_back(std::move(mapping_key), mapped);
     }
-    const GpuSpec* card = mapped->second;
+    const GpuSpec* card = mappings[index].second;
     if (card == nullptr) {
       collector.unknown(accelerator);
       return;
@@ -486,7 +596,7 @@ PriceBook parse_skypilot(csv::Reader& reader, const csv::Record& header, const P
       ++sum.unpriced_rows;
       return;
     }
-    add_skypilot_quotes(collector, sum, row, *card, *gpus, prices, file);
+    add_skypilot_quotes(collector, sum, row, *card, *gpus, prices, file, source);
   });
   return finish(std::move(collector), problems, header.line);
 }
@@ -932,21 +1042,31 @@ Catalog with_prices(const Catalog& catalog, const PriceBook& book) {
   if (book.quotes.empty()) {
     return catalog;
   }
+  // Each quote's card in one pass (a quote names its card by the catalog's id
+  // as written: the readers resolve it): a lookup per card over every quote
+  // was cards x quotes, seconds for a 16 MiB file.
+  std::unordered_map<std::string_view, std::vector<const PriceQuote*>> by_card;
+  for (const auto& imported : book.quotes) {
+    by_card[imported.gpu_id].push_back(&imported.quote);
+  }
   std::vector<GpuSpec> gpus = catalog.gpus();
   for (auto& gpu : gpus) {
-    auto imported = book.quotes_for(gpu.id);
-    if (imported.empty()) {
+    const auto imported = by_card.find(gpu.id);
+    if (imported == by_card.end()) {
       continue;
     }
     std::set<Region> covered;
-    for (const auto& quote : imported) {
-      covered.insert(quote.region);
+    for (const PriceQuote* quote : imported->second) {
+      covered.insert(quote->region);
     }
     auto& rent = gpu.rent_usd_per_gpu_hour;
     rent.erase(std::remove_if(rent.begin(), rent.end(),
                               [&](const PriceQuote& quote) { return covered.contains(quote.region); }),
                rent.end());
-    rent.insert(rent.end(), std::make_move_iterator(imported.begin()), std::make_move_iterator(imported.end()));
+    rent.reserve(rent.size() + imported->second.size());
+    for (const PriceQuote* quote : imported->second) {
+      rent.push_back(*quote);
+    }
   }
   // The constructor sets each card's efficiency from its architecture's
   // entry, which is what the cards already hold: nothing is applied twice.

@@ -83,7 +83,7 @@ namespace {
 // A label within this share of the memory GpuInfo gives is the same part.
 constexpr double memory_tolerance = 0.10;
 
-enum class Hint { none, baseboard, pcie, nvl };
+using Hint = FormHint;
 
 // "80GB" -> 80
 std::optional<double> memory_word(std::string_view word) {
@@ -183,7 +183,25 @@ Catalog::Lookup CardNames::find(std::string_view query) const {
   return result;
 }
 
-const GpuSpec* map_accelerator(const CardNames& catalog, std::string_view name, std::string_view instance_type,
+InstanceTraits instance_traits(std::string_view instance_type) {
+  InstanceTraits traits;
+  // The words as views, not words_of's strings: this runs once per row.
+  for (std::size_t start = 0; start <= instance_type.size();) {
+    const std::size_t end = std::min(instance_type.find_first_of("-_. ", start), instance_type.size());
+    if (end > start) {
+      const std::string_view word = instance_type.substr(start, end - start);
+      if (const auto gb = memory_word(word)) {
+        traits.memory_gb = traits.memory_gb.value_or(*gb);
+      } else if (const Hint h = hint_word(word); h != Hint::none && traits.hint == Hint::none) {
+        traits.hint = h;
+      }
+    }
+    start = end + 1;
+  }
+  return traits;
+}
+
+const GpuSpec* map_accelerator(const CardNames& catalog, std::string_view name, const InstanceTraits& instance,
                                std::optional<double> info_mib) {
   Hint hint = Hint::none;
   std::optional<double> memory_gb;
@@ -200,12 +218,11 @@ const GpuSpec* map_accelerator(const CardNames& catalog, std::string_view name, 
       family.push_back(word);
     }
   }
-  for (const auto& word : words_of(instance_type, "-_. ")) {
-    if (const auto gb = memory_word(word)) {
-      memory_gb = memory_gb.value_or(*gb);
-    } else if (const Hint h = hint_word(word); h != Hint::none && hint == Hint::none) {
-      hint = h;
-    }
+  if (instance.memory_gb) {
+    memory_gb = memory_gb.value_or(*instance.memory_gb);
+  }
+  if (hint == Hint::none) {
+    hint = instance.hint;
   }
   const std::string key = text::normalise_name(name);
   if (!memory_gb) {

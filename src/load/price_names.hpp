@@ -39,11 +39,25 @@ class CardNames {
   std::unordered_map<std::string, std::vector<const GpuSpec*>> m_aliases;
 };
 
+// A form-factor word: SXM, NVLINK or MEGA (a baseboard), PCIE, NVL.
+enum class FormHint { none, baseboard, pcie, nvl };
+
+// What an instance type's name says of its GPUs: the first memory word
+// ("80gb") and the first form-factor word. All map_accelerator reads of it,
+// so a file of a million distinct instance types maps each accelerator once
+// per (name, GpuInfo, traits).
+struct InstanceTraits {
+  std::optional<double> memory_gb;
+  FormHint hint = FormHint::none;
+  friend bool operator==(const InstanceTraits&, const InstanceTraits&) = default;
+};
+[[nodiscard]] InstanceTraits instance_traits(std::string_view instance_type);
+
 // The card a SkyPilot accelerator is, or nullptr (unknown, or still ambiguous):
 // its name, memory (GpuInfo, or a -NNGB part) and form-factor words (SXM,
 // NVLINK, MEGA, PCIE, NVL in the name or the instance type) narrow the cards
 // the name's family names.
 [[nodiscard]] const GpuSpec* map_accelerator(const CardNames& catalog, std::string_view name,
-                                             std::string_view instance_type, std::optional<double> info_mib);
+                                             const InstanceTraits& instance, std::optional<double> info_mib);
 
 }  // namespace gpu_advise::price_values
