@@ -174,6 +174,9 @@ struct Request {
   // Sequences served at once (--concurrency); nullopt: the operating point is
   // the largest concurrency that fits and meets the latency targets.
   std::optional<int> concurrency;
+  // Model copies (--copies): the count split into that many copies of one
+  // layout; nullopt: the number of copies that serves the most is chosen.
+  std::optional<int> copies;
   // The scheduler's limit on running sequences: vLLM's default max_num_seqs
   // (docs.vllm.ai, engine arguments); the batch at maximum load never exceeds it.
   int max_batch = 256;

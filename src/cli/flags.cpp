@@ -140,6 +140,10 @@ const std::vector<FlagSpec>& flag_table() {
       {"--concurrency", &Flags::concurrency, values::integer<&Request::concurrency, 1'000'000>, "Inference", "N",
        "Sequences served at once per model copy (default: the most that fit and meet the latency targets)", "",
        FlagScope::inference, "concurrency", false},
+      {"--copies", &Flags::copies, values::integer<&Request::copies, 4096>, "Inference", "N",
+       "Model copies the GPUs are split into, each serving its own requests (default: the number that serves the "
+       "most)",
+       "", FlagScope::inference, "copies", false},
       {"--tpot-ms", &Flags::tpot_ms, values::tpot, "Inference", "MS",
        fmt::format("Time per output token each user may wait, or none (default {}: interactive)",
                    shown(default_tpot_ms)),
@@ -371,6 +375,12 @@ void check_combinations(const Flags& flags, const ModelShape& model, Request& re
         fmt::format("--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
                     "sequences: raise --max-batch, or serve fewer at once",
                     *request.concurrency, request.max_batch));
+  }
+  if (request.copies && request.count && *request.count % *request.copies != 0) {
+    throw UsageError(
+        fmt::format("--copies {} does not divide --count {}: each copy takes the same number of GPUs; "
+                    "give a count that is a multiple of the copies",
+                    *request.copies, *request.count));
   }
   const int window = is_training(request.task) ? request.seq_len : request.context;
   if (model.max_context > 0 && window > model.max_context) {

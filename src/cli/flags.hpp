@@ -82,6 +82,7 @@ struct Flags {
   std::string context;
   std::string output_tokens;
   std::string concurrency;
+  std::string copies;
   std::string max_batch;
   std::string tpot_ms;
   std::string ttft_ms;

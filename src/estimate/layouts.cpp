@@ -157,11 +157,24 @@ std::vector<Layout> layouts_for(const Request& request, const ModelShape& model,
 }
 
 std::vector<Layout> serving_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
+  if (request.copies) {  // --copies: that many copies of count / copies GPUs, or none at this count
+    if (count % *request.copies != 0) {
+      return {};
+    }
+    Layout layout = serving_group(model, gpu, count / *request.copies);
+    layout.data = *request.copies;
+    return {layout};
+  }
   std::vector<Layout> out{serving_group(model, gpu, count)};
-  if (!request.request_rate) {
+  // Replicas of a smaller group, every group size that divides the count,
+  // when there are GPUs to fill: a --count given or a --request-rate to
+  // reach. Copies often serve more than one copy over every GPU (the
+  // engines' own benchmarks run several copies of TP2 or TP4 on 8 GPUs); the
+  // probe keeps the layout that serves the most. With neither, a plan is the
+  // GPUs one copy needs: more copies are sized by a rate, not by a guess.
+  if (!request.count && !request.request_rate) {
     return out;
   }
-  // Replicas of a smaller group: every group size that divides the count.
   for (int group = count / 2; group >= 1; --group) {
     if (count % group == 0) {
       Layout replica = serving_group(model, gpu, group);

@@ -161,8 +161,10 @@ struct ServingResult {
 [[nodiscard]] ServingResult serve(const Request& request, const ModelShape& model, const GpuSpec& gpu,
                                   const Layout& layout, const MemoryBreakdown& memory, double usable,
                                   bool relax_default_targets);
-// The layouts of `count` GPUs for serving: one model-parallel group, or with
-// --request-rate also replicas of smaller groups.
+// The layouts of `count` GPUs for serving: one model-parallel group and, with
+// --count or --request-rate, the copies of every smaller group that divides
+// the count (the probe keeps the one that serves the most); with --copies
+// only that many copies.
 [[nodiscard]] std::vector<Layout> serving_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu,
                                                   int count);
 

@@ -203,6 +203,7 @@ void request_json(Writer& w, const Request& r) {
       w.field("prompt_tokens", r.prompt_tokens());
       w.field("output_tokens", r.effective_output_tokens());
       w.field("concurrency", r.concurrency);
+      w.field("copies", r.copies);
       w.field("max_batch", r.max_batch);
       w.field("max_batched_tokens", r.max_batched_tokens);
       w.object("tpot_ms", [&] {

@@ -79,7 +79,8 @@ TEST_CASE("the headline says what drives it, plans show their headroom, unpriced
   const nlohmann::json& inf = serve_doc["recommendations"][0]["inference"];
   CHECK(inf["operating_point"] == "targets");
   CHECK(inf["tpot_ms"]["typical"].get<double>() <= 50.0);
-  const int sequences = inf["concurrency"].get<int>();
+  // The Markdown summary counts the sequences of every copy.
+  const int sequences = inf["concurrency"].get<int>() * inf["replicas"].get<int>();
   CHECK(sequences > 8);
   const Result serve = run({"--params", "70B", "--task", "inference", "--format", "markdown"});
   CHECK_THAT(serve.out, Catch::Contains("for " + std::to_string(sequences) + " concurrent sequences") &&

@@ -143,3 +143,34 @@ TEST_CASE("lists stay sane: no plan of many times the Best's GPUs, no copy over 
   }
   CHECK(spread);  // 24 x L4 sharded over three servers is out, with the reason
 }
+
+TEST_CASE("a given count is split into the model copies that serve the most, or as --copies says", "[cli][choice]") {
+  // Issue 35: 8 x H200, Llama 2 70B in FP8, no latency bound, was always one
+  // copy over all eight GPUs; the engines' own runs use several copies.
+  const std::vector<std::string> base = {
+      "--model",     "llama-2-70b", "--task",    "inference", "--gpu",     "h200-sxm", "--count",  "8",
+      "--precision", "fp8",         "--tpot-ms", "none",      "--ttft-ms", "none",     "--format", "json"};
+  const auto tokens_per_s = [](const nlohmann::json& d) {
+    return best(d)["inference"]["tokens_per_s"]["typical"].get<double>();
+  };
+  const Result chosen = run(base);
+  REQUIRE(chosen.status == 0);
+  const auto split = nlohmann::json::parse(chosen.out);
+  CHECK(best(split)["layout"]["data_parallel"].get<int>() > 1);
+  CHECK(split["request"]["copies"].is_null());
+  std::vector<std::string> one_copy = base;
+  one_copy.insert(one_copy.end(), {"--copies", "1"});
+  const Result one = run(one_copy);
+  REQUIRE(one.status == 0);
+  const auto single = nlohmann::json::parse(one.out);
+  CHECK(best(single)["layout"]["data_parallel"] == 1);
+  CHECK(best(single)["layout"]["tensor_parallel"] == 8);
+  CHECK(single["request"]["copies"] == 1);
+  CHECK(tokens_per_s(split) > 1.2 * tokens_per_s(single));
+  // Copies that do not divide the count are a usage error.
+  std::vector<std::string> three = base;
+  three.insert(three.end(), {"--copies", "3"});
+  const Result bad = run(three);
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--copies 3 does not divide --count 8"));
+}

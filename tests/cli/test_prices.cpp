@@ -149,6 +149,15 @@ TEST_CASE("a sharded group is never rented as separate smaller instances", "[cli
   REQUIRE(copies["layout"]["tensor_parallel"] == 2);  // one A10 misses 50 ms per token
   CHECK(copies["cost_usd"]["offer"].is_null());
   CHECK(copies["cost_usd"]["no_instance_for_gpus"] == 2);
+  // --copies fixes the split: 12 GPUs as 6 copies are 6 groups of 2.
+  const Result six =
+      run({"--params", "8B", "--task", "inference", "--request-rate", "5", "--precision", "int8", "--gpu", "a10",
+           "--count", "12", "--copies", "6", "--price-file", lambda, "--format", "json"});
+  REQUIRE(six.status == 0);
+  const auto six_copies = nlohmann::json::parse(six.out)["recommendations"][0];
+  CHECK(six_copies["layout"]["data_parallel"] == 6);
+  CHECK(six_copies["layout"]["tensor_parallel"] == 2);
+  CHECK(six_copies["cost_usd"]["no_instance_for_gpus"] == 2);
   // At 100 ms per token one A10 per copy meets the target: copies that fit the
   // 1-GPU instances are preferred to faster copies that would not (before:
   // 6 copies of tensor parallel 2, priced as twelve separate instances).

@@ -639,7 +639,10 @@ TEST_CASE("serving layouts: tensor parallelism divides the count and the heads a
   r.count = 8;
   const Estimate eight = estimate(r, model, nvlink);
   CHECK(eight.layout.tensor == 4);
-  CHECK(eight.layout.pipeline == 2);
+  CHECK(eight.layout.pipeline * eight.layout.data == 2);  // two stages, or two copies where they serve more
+  const Layout one_copy = sizing::serving_layouts(r, model, nvlink, 8).front();  // one copy over all 8
+  CHECK(one_copy.tensor == 4);
+  CHECK(one_copy.pipeline == 2);
   GpuSpec single = test::card("gh", 96, 4000, 990, 1, 4.0);  // one GPU a server, no scale-up link
   single.node.gpus_per_node = 1;
   r.count = 4;
@@ -650,7 +653,8 @@ TEST_CASE("serving layouts: tensor parallelism divides the count and the heads a
                                      [](const EstimateNote& n) { return n.kind == EstimateNote::Kind::multi_node; });
   REQUIRE(crossing != modules.notes.end());
   CHECK(crossing->crossing == EstimateNote::Crossing::pipeline);
-  CHECK(crossing->nodes == 4);
+  CHECK(modules.layout.pipeline >= 2);
+  CHECK(crossing->nodes == modules.layout.pipeline);  // a copy's stages, one server each
 }
 
 TEST_CASE("speed first treats one NVLink domain as one server", "[estimate][tiers]") {

@@ -690,6 +690,9 @@ inline Result evaluate(const Case& c, const Catalog& catalog, const ModelCatalog
   Request request;
   request.params = model.params;
   c.setup(request);
+  if (request.task == Task::inference && !request.copies) {
+    request.copies = 1;  // every published serving figure here is one copy over the GPUs it names
+  }
   const GpuSpec& gpu = catalog.resolve(c.gpu);
   switch (c.metric) {
     case Metric::kv_bytes: result.estimate = model.kv_bytes(c.kv_tokens, 2.0); break;
