@@ -64,6 +64,10 @@ struct ModelShape {
   int vocab = 0;
   bool tied_embeddings = false;
   int max_context = 0;  // 0 = unknown
+  // The context the model's authors document with rope scaling (YaRN): a
+  // preset's scaled_context, or config.json's rope_scaling factor times its
+  // original window; 0 = none. A --context up to it is served, and said so.
+  int scaled_context = 0;
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
   std::optional<SlidingWindow> sliding_window;

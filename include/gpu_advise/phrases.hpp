@@ -282,6 +282,7 @@ enum class Phrase {
   assume_loss_chunked,
   assume_loss_fused,
   assume_optimizer_in_backward,
+  assume_scaled_context,
   assume_goodput,
   assume_deadline_given,
   assume_deadline_default,

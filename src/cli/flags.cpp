@@ -383,10 +383,23 @@ void check_combinations(const Flags& flags, const ModelShape& model, Request& re
                     *request.copies, *request.count));
   }
   const int window = is_training(request.task) ? request.seq_len : request.context;
-  if (model.max_context > 0 && window > model.max_context) {
-    throw UsageError(fmt::format("{}: {} tokens is more than {}'s maximum context of {}",
-                                 is_training(request.task) ? "--seq-len" : "--context", window, model.name,
-                                 model.max_context));
+  // Past the native window only where the model's authors document rope
+  // scaling to reach it (serving: scaled_context); training stays within it.
+  const int reach = !is_training(request.task) && model.scaled_context > 0 ? model.scaled_context : model.max_context;
+  if (model.max_context > 0 && window > reach) {
+    const char* flag = is_training(request.task) ? "--seq-len" : "--context";
+    throw UsageError(
+        reach > model.max_context
+            ? fmt::format("{}: {} tokens is more than {} reaches: {} natively, {} with the rope scaling (YaRN) its "
+                          "authors document",
+                          flag, window, model.name, model.max_context, reach)
+        : is_training(request.task)
+            ? fmt::format("{}: {} tokens is more than {}'s maximum context of {}", flag, window, model.name,
+                          model.max_context)
+            : fmt::format("{}: {} tokens is more than {}'s maximum context of {}, and it documents no rope scaling "
+                          "past it; to serve a longer window, give --model-config with a config.json whose "
+                          "rope_scaling extends it (YaRN factor and original_max_position_embeddings)",
+                          flag, window, model.name, model.max_context));
   }
   // The context holds the prompt and the output: at least one prompt token.
   if (request.task == Task::inference && request.output_tokens >= request.context) {

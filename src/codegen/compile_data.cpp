@@ -231,8 +231,10 @@ void write_models(std::ostream& out, const ModelCatalog& models, std::string_vie
     out << fmt::format("    .params = {},\n    .active_params = {},\n", number(m.params), number(m.active_params));
     out << fmt::format(
         "    .layers = {},\n    .hidden = {},\n    .heads = {},\n    .kv_heads = {},\n    .head_dim = {},\n"
-        "    .ffn = {},\n    .vocab = {},\n    .tied_embeddings = {},\n    .max_context = {},\n",
-        m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.tied_embeddings, m.max_context);
+        "    .ffn = {},\n    .vocab = {},\n    .tied_embeddings = {},\n    .max_context = {},\n"
+        "    .scaled_context = {},\n",
+        m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.tied_embeddings, m.max_context,
+        m.scaled_context);
     out << "    .moe = "
         << (m.moe ? fmt::format("MoeSpec{{{}, {}, {}, {}, {}}}", m.moe->experts, m.moe->experts_per_token,
                                 m.moe->expert_ffn, m.moe->shared_experts, m.moe->dense_layers)

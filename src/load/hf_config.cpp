@@ -151,6 +151,39 @@ void check_consistency(ConfigReader& r, const ModelShape& m) {
   }
 }
 
+// The window config.json's rope_scaling reaches: its factor times the
+// original window, for the types that stretch it (YaRN, dynamic NTK, linear,
+// LongRoPE; Hugging Face's names); 0 when there is none. "llama3" scaling is
+// already in max_position_embeddings. A malformed entry extends nothing, so a
+// longer --context is refused with the limit named.
+int scaled_context(const json* rope, int max_context) {
+  if (rope == nullptr || !rope->is_object()) {
+    return 0;
+  }
+  const auto text = [&](const char* key) {
+    const auto it = rope->find(key);
+    return it != rope->end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string type = text("rope_type").empty() ? text("type") : text("rope_type");
+  if (type != "yarn" && type != "dynamic" && type != "linear" && type != "longrope") {
+    return 0;
+  }
+  const auto factor_it = rope->find("factor");
+  if (factor_it == rope->end() || !factor_it->is_number()) {
+    return 0;
+  }
+  const double factor = factor_it->get<double>();
+  const auto original_it = rope->find("original_max_position_embeddings");
+  const double original = original_it != rope->end() && original_it->is_number_integer()
+                              ? original_it->get<double>()
+                              : static_cast<double>(max_context);
+  if (!(factor > 1 && factor <= 64) || !(original >= 1 && original <= 1e8)) {
+    return 0;
+  }
+  const double scaled = std::floor(original * factor);
+  return scaled > max_context && scaled <= 1e8 ? static_cast<int>(scaled) : 0;
+}
+
 }  // namespace
 
 ModelShape parse_hf_config(std::string_view text, std::string_view source) {
@@ -197,6 +230,7 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
   m.head_dim = r.integer("head_dim", false).value_or(m.heads > 0 ? m.hidden / m.heads : 0);
   m.tied_embeddings = r.boolean("tie_word_embeddings").value_or(false);
   m.max_context = r.integer("max_position_embeddings", false).value_or(0);
+  m.scaled_context = scaled_context(r.find("rope_scaling"), m.max_context);
 
   const bool deepseek = model_type.rfind("deepseek", 0) == 0 || r.has("n_routed_experts");
   const bool mixtral = r.has("num_local_experts");

@@ -54,6 +54,13 @@ ModelShape read_model(yaml::Diagnostics& diagnostics, const YAML::Node& node, co
     }
   }
   m.max_context = read_int(map, "max_context", Presence::optional, 100'000'000);
+  m.scaled_context = read_int(map, "scaled_context", Presence::optional, 100'000'000);
+  if (m.scaled_context > 0 && m.scaled_context <= m.max_context) {
+    diagnostics.error(*map.node("scaled_context", Presence::optional), map.child_path("scaled_context"),
+                      fmt::format("{} is not past max_context {}: scaled_context is the longer window rope scaling "
+                                  "reaches",
+                                  m.scaled_context, m.max_context));
+  }
   if (const auto moe_node = map.node("moe", Presence::optional)) {
     MapReader moe(diagnostics, *moe_node, map.child_path("moe"));
     MoeSpec spec;

@@ -255,6 +255,7 @@ void model_members(Writer& w, const ModelShape& m) {
   w.field("vocab", m.vocab);
   w.field("tied_embeddings", m.tied_embeddings);
   w.field("max_context", m.max_context > 0 ? std::optional(m.max_context) : std::nullopt);
+  w.field("scaled_context", m.scaled_context > 0 ? std::optional(m.scaled_context) : std::nullopt);
   w.object_or_null("moe", m.moe.has_value(), [&] {
     w.field("experts", m.moe->experts);
     w.field("experts_per_token", m.moe->experts_per_token);

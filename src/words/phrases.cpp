@@ -426,6 +426,12 @@ constexpr Entry entries[] = {
    "损失：融合的词表并行交叉熵，FP32 logits（--loss）"},
   {Phrase::assume_optimizer_in_backward, "optimizer in the backward pass: one layer's gradients held at a time",
    "优化器在反向传播中执行：同一时刻只保留一层的梯度"},
+  {Phrase::assume_scaled_context,
+   "a window of {} tokens is past {}'s native {}: it is served with the rope scaling (YaRN) its authors document, "
+   "up to {}; enable it in the engine (vLLM's --rope-scaling or the config's rope_scaling), and expect quality to "
+   "be theirs to vouch for past the native window",
+   "{} 个 token 的窗口超过了 {} 的原生长度 {}：按模型作者给出的 RoPE 缩放（YaRN）服务，最长 {}；需在推理引擎中开启"
+   "（vLLM 的 --rope-scaling 或配置中的 rope_scaling），原生长度之外的效果以作者的说明为准"},
   {Phrase::assume_goodput,
    "wall time: {:.0f}% of it training, the rest restarts, checkpoints and evaluation (--goodput; Llama 3 reports "
    "more than 90%)",

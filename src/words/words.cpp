@@ -645,6 +645,10 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
       out.push_back(say(language, Phrase::assume_deadline_default, say_duration(language, *deadline)));
     }
   } else {
+    if (model.max_context > 0 && request.context > model.max_context) {  // flags.cpp allowed it: scaled_context
+      out.push_back(say(language, Phrase::assume_scaled_context, request.context, model.name, model.max_context,
+                        model.scaled_context));
+    }
     out.push_back(say(language, Phrase::assume_inference, text::to_upper(to_string(request.precision)),
                       text::to_upper(to_string(request.kv_precision)), request.context, request.prompt_tokens(),
                       request.effective_output_tokens()));

@@ -174,3 +174,25 @@ TEST_CASE("a given count is split into the model copies that serve the most, or 
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("--copies 3 does not divide --count 8"));
 }
+
+TEST_CASE("a context past the model's window is served where its authors document rope scaling, else refused",
+          "[cli][choice]") {
+  // Issue 35: Qwen3-32B at 128k, which its authors serve with YaRN, was refused.
+  const Result yarn = run({"--model", "qwen3-32b", "--task", "inference", "--context", "131072", "--gpu", "h100-sxm5"});
+  REQUIRE(yarn.status == 0);
+  CHECK_THAT(yarn.out, Catch::Contains("past Qwen3 32B's native 40960") && Catch::Contains("YaRN"));
+  const Result zh =
+      run({"--model", "qwen3-32b", "--task", "inference", "--context", "131072", "--gpu", "h100-sxm5", "--lang", "zh"});
+  REQUIRE(zh.status == 0);
+  CHECK_THAT(zh.out, Catch::Contains("RoPE 缩放（YaRN）"));
+  const Result beyond = run({"--model", "qwen3-32b", "--task", "inference", "--context", "200000"});
+  CHECK(beyond.status == 2);
+  CHECK_THAT(beyond.err, Catch::Contains("40960 natively, 131072 with the rope scaling (YaRN)"));
+  const Result none = run({"--model", "llama-2-70b", "--task", "inference", "--context", "8192"});
+  CHECK(none.status == 2);
+  CHECK_THAT(none.err, Catch::Contains("documents no rope scaling past it") && Catch::Contains("--model-config"));
+  // Training stays within the native window.
+  const Result train = run({"--model", "qwen3-32b", "--task", "lora", "--seq-len", "65536"});
+  CHECK(train.status == 2);
+  CHECK_THAT(train.err, Catch::Contains("maximum context of 40960"));
+}

@@ -113,6 +113,26 @@ TEST_CASE("config.json problems are located errors", "[models][config]") {
              Catch::Contains("num_experts_per_tok: required field is missing"));
 }
 
+TEST_CASE("config.json's rope_scaling gives the window its authors extend to", "[models][config]") {
+  const std::string base = R"({"model_type": "qwen3", "hidden_size": 5120, "num_hidden_layers": 64,
+      "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 25600,
+      "vocab_size": 151936, "max_position_embeddings": 40960)";
+  const auto with = [&](const std::string& rope) { return parse_hf_config(base + rope + "}", "qwen3.json"); };
+  CHECK(with("").scaled_context == 0);
+  // Qwen's documented YaRN: factor 4 over the 32,768 it was trained at.
+  CHECK(with(R"(, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768})")
+            .scaled_context == 131072);
+  // The older key, and no original window: the factor stretches max_position_embeddings.
+  CHECK(with(R"(, "rope_scaling": {"type": "dynamic", "factor": 2.0})").scaled_context == 81920);
+  // Llama 3.1's "llama3" scaling is already in max_position_embeddings; a
+  // factor that shrinks, a string factor or an unknown type extend nothing.
+  CHECK(with(R"(, "rope_scaling": {"rope_type": "llama3", "factor": 8.0})").scaled_context == 0);
+  CHECK(with(R"(, "rope_scaling": {"rope_type": "yarn", "factor": 0.5})").scaled_context == 0);
+  CHECK(with(R"(, "rope_scaling": {"rope_type": "yarn", "factor": "4"})").scaled_context == 0);
+  CHECK(with(R"(, "rope_scaling": {"rope_type": "mrope", "factor": 4})").scaled_context == 0);
+  CHECK(with(R"(, "rope_scaling": null)").scaled_context == 0);
+}
+
 TEST_CASE("config.json reads sliding windows as the model uses them", "[models][config]") {
   const std::string mistral = R"({"model_type": "mistral", "hidden_size": 4096, "num_hidden_layers": 32,
       "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000,
