@@ -103,7 +103,7 @@ _gpu_advise() {
     --currency) _gpu_advise_reply "usd cny"; return ;;
     --lang) _gpu_advise_reply "en zh"; return ;;
     --color) _gpu_advise_reply "auto always never"; return ;;
-    --precision) _gpu_advise_reply "bf16 fp8 int8 int4"; return ;;
+    --precision) _gpu_advise_reply "bf16 fp8 int8 int4 fp4"; return ;;
     --kv-precision) _gpu_advise_reply "bf16 fp8"; return ;;
     --recompute) _gpu_advise_reply "full selective none"; return ;;
     --optimizer) _gpu_advise_reply "adamw adamw-bf16 adamw-8bit adamw-8bit-bf16"; return ;;

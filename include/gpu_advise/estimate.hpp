@@ -186,7 +186,18 @@ struct CostEstimate {
 
 // Why a card does not fit, with the figures to say so.
 struct Shortfall {
-  enum class Kind { none, no_fp8, deadline, latency, rate, count_too_small, activations, too_many_gpus, no_shape };
+  enum class Kind {
+    none,
+    no_fp8,
+    no_fp4,
+    deadline,
+    latency,
+    rate,
+    count_too_small,
+    activations,
+    too_many_gpus,
+    no_shape
+  };
   Kind kind = Kind::none;
   double need_gib = 0;  // per GPU at the best layout tried
   double usable_gib = 0;

@@ -214,6 +214,7 @@ enum class Phrase {
   note_tp_over_pcie,
   // shortfalls and other reasons
   why_no_fp8,
+  why_no_fp4,
   why_deadline,
   why_tpot,
   why_ttft,

@@ -52,7 +52,7 @@ struct BudgetChoice {
 [[nodiscard]] constexpr bool is_training(Task task) { return task != Task::inference; }
 
 enum class Recompute { full, selective, none };
-enum class InferencePrecision { bf16, fp8, int8, int4 };
+enum class InferencePrecision { bf16, fp8, int8, int4, fp4 };
 enum class KvPrecision { bf16, fp8 };
 enum class CostMode { rent, buy };
 // Optimizer state per trained parameter: mixed-precision AdamW with FP32

@@ -126,8 +126,10 @@ const std::vector<FlagSpec>& flag_table() {
                    days(d.pretrain_default_deadline_hours.value_or(0))),
        "", FlagScope::training, "deadline", false},
       {"--precision", &Flags::precision, values::choice<&Request::precision>, "Inference", "P",
-       fmt::format("Inference weights: bf16 | fp8 | int8 | int4 (default {})", shown(d.precision)), "",
-       FlagScope::inference, "precision", false},
+       fmt::format(
+           "Inference weights: bf16 | fp8 | int8 | int4 | fp4 (NVFP4/MXFP4: cards with FP4 tensor cores) (default {})",
+           shown(d.precision)),
+       "", FlagScope::inference, "precision", false},
       {"--kv-precision", &Flags::kv_precision, values::choice<&Request::kv_precision>, "Inference", "P",
        fmt::format("KV cache: bf16 | fp8 (default {})", shown(d.kv_precision)), "", FlagScope::inference,
        "kv_precision", false},

@@ -80,7 +80,8 @@ std::span<const EnumName<InferencePrecision>> names(InferencePrecision) {
   static constexpr EnumName<InferencePrecision> table[] = {{InferencePrecision::bf16, "bf16"},
                                                            {InferencePrecision::fp8, "fp8"},
                                                            {InferencePrecision::int8, "int8"},
-                                                           {InferencePrecision::int4, "int4"}};
+                                                           {InferencePrecision::int4, "int4"},
+                                                           {InferencePrecision::fp4, "fp4"}};
   return table;
 }
 

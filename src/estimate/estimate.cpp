@@ -97,6 +97,10 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
     e.why_not.kind = Shortfall::Kind::no_fp8;
     return e;
   }
+  if (request.task == Task::inference && request.precision == InferencePrecision::fp4 && !gpu.compute.fp4_tflops) {
+    e.why_not.kind = Shortfall::Kind::no_fp4;
+    return e;
+  }
 
   const SearchResult found = search_count(request, model, gpu, e.usable_bytes);
   if (!found.chosen) {

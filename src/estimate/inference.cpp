@@ -35,7 +35,8 @@ namespace {
 double decode_precision_factor(InferencePrecision precision) {
   switch (precision) {
     case InferencePrecision::bf16:
-    case InferencePrecision::fp8: return 1.0;
+    case InferencePrecision::fp8:
+    case InferencePrecision::fp4: return 1.0;  // read natively by the tensor cores, no dequantising pass
     case InferencePrecision::int8: return 0.95;
     case InferencePrecision::int4: return 0.70;
   }
@@ -45,6 +46,11 @@ double decode_precision_factor(InferencePrecision precision) {
 // The peak the matrix products run against: FP8 GEMMs reach a smaller share
 // of their doubled peak (the factor training uses, docs/methodology.md §4).
 double linear_peak_tflops(const Request& request, const GpuSpec& gpu) {
+  if (request.precision == InferencePrecision::fp4 && gpu.compute.fp4_tflops) {
+    // FP4 GEMMs taken to reach the share of their peak FP8 ones reach: no
+    // published serving profile separates them yet (docs/methodology.md §5).
+    return std::max(*gpu.compute.fp4_tflops * fp8_mfu_factor, gpu.compute.bf16_tflops);
+  }
   if (request.precision == InferencePrecision::fp8 && gpu.compute.fp8_tflops) {
     return std::max(*gpu.compute.fp8_tflops * fp8_mfu_factor, gpu.compute.bf16_tflops);
   }

@@ -89,6 +89,7 @@ double weight_bytes(const Request& request, const ModelShape& model) {
     case InferencePrecision::fp8: block_bytes = 1.0; break;
     case InferencePrecision::int8: block_bytes = bytes_int8_weight; break;
     case InferencePrecision::int4: block_bytes = bytes_int4_weight; break;
+    case InferencePrecision::fp4: block_bytes = bytes_fp4_weight; break;
   }
   // Quantised checkpoints (FP8 as llm-compressor and DeepSeek publish them,
   // GPTQ, AWQ) leave the embeddings and LM head in BF16.

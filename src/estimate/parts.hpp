@@ -18,7 +18,10 @@ namespace gpu_advise::sizing {
 inline constexpr double bytes_nf4_with_double_quant = 0.516;  // 4 + 0.127 bits (QLoRA paper)
 inline constexpr double bytes_int8_weight = 1.02;             // int8 + per-channel scales
 inline constexpr double bytes_int4_weight = 0.5625;           // 4 bits + FP16 scale and zero per 128 (AWQ/GPTQ)
-inline constexpr double qlora_slowdown = 1.39;                // vs LoRA on the same card
+// NVFP4: 4 bits + an FP8 (E4M3) scale per 16 values (NVIDIA, "Introducing NVFP4"); MXFP4's
+// 8-bit scale per 32 is 4.25 bits: the larger is taken.
+inline constexpr double bytes_fp4_weight = 0.5625;
+inline constexpr double qlora_slowdown = 1.39;  // vs LoRA on the same card
 inline constexpr double fp8_mfu_factor = 0.70;  // serving prefill: against the FP8 peak, relative to BF16's
 // The training step model (training_time.cpp; docs/methodology.md §4).
 // Kernel efficiency = the catalog's MFU of the architecture x this factor,

@@ -335,7 +335,8 @@ void reason_json(Writer& w, const RejectReason& reason, const Request& request, 
           w.field("max_gpus", why.max_gpus);
           w.field("smallest_offered", why.count);
           return;
-        case Shortfall::Kind::no_fp8: w.field("kind", "precision"); return;
+        case Shortfall::Kind::no_fp8:
+        case Shortfall::Kind::no_fp4: w.field("kind", "precision"); return;
         case Shortfall::Kind::activations:
           w.field("kind", "memory");
           w.field("needed_gb", gib(why.fixed_gib));

@@ -307,6 +307,11 @@ constexpr Entry entries[] = {
   {Phrase::note_fp8_fallback, "no FP8 on this card: trains in BF16", "此卡不支持 FP8：改用 BF16 训练"},
   {Phrase::note_tp_over_pcie, "tensor parallel {} runs its all-reduces over PCIe: no scale-up link joins all its GPUs",
    "张量并行 {} 的 all-reduce 走 PCIe：没有高速互联能连通其全部 GPU"},
+  {Phrase::why_no_fp4,
+   "no FP4 tensor cores on this card (--precision fp4, NVFP4 or MXFP4 weights, needs Blackwell, CDNA 4 or "
+   "Ascend 950: B200, B300, GB200, GB300, RTX PRO 6000, RTX 5090, MI355X, Ascend 950PR)",
+   "此卡没有 FP4 张量核心（--precision fp4 即 NVFP4 或 MXFP4 权重，需要 Blackwell、CDNA 4 或昇腾 950：B200、B300、"
+   "GB200、GB300、RTX PRO 6000、RTX 5090、MI355X、Ascend 950PR）"},
   {Phrase::why_no_fp8, "no FP8 support on this card (--precision fp8 needs Hopper, Ada, Blackwell, CDNA 3 or Gaudi 3)",
    "此卡不支持 FP8（--precision fp8 需要 Hopper、Ada、Blackwell、CDNA 3 或 Gaudi 3 架构）"},
   {Phrase::why_deadline, "cannot finish within {} with up to {} GPUs (at {} GPUs: about {})",

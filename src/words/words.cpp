@@ -76,6 +76,7 @@ std::string describe(const Shortfall& why, Language language) {
   switch (why.kind) {
     case Shortfall::Kind::none: return {};
     case Shortfall::Kind::no_fp8: return say(language, Phrase::why_no_fp8);
+    case Shortfall::Kind::no_fp4: return say(language, Phrase::why_no_fp4);
     case Shortfall::Kind::deadline:
       return say(language, Phrase::why_deadline, say_duration(language, why.deadline_hours), why.max_gpus, why.count,
                  say_duration(language, why.hours_at_count));

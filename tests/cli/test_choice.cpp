@@ -196,3 +196,20 @@ TEST_CASE("a context past the model's window is served where its authors documen
   CHECK(train.status == 2);
   CHECK_THAT(train.err, Catch::Contains("maximum context of 40960"));
 }
+
+TEST_CASE("FP4 weights are served on cards with FP4 tensor cores and refused on others with the reason",
+          "[cli][choice]") {
+  // Issue 35: Blackwell serving results are FP4; FP8 on a B200 was the only choice.
+  const Result b200 = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "b200", "--count", "8",
+                           "--precision", "fp4", "--format", "json"});
+  REQUIRE(b200.status == 0);
+  const auto doc = nlohmann::json::parse(b200.out);
+  CHECK(doc["request"]["precision"] == "fp4");
+  CHECK(best(doc)["gpu"]["id"] == "b200");
+  const Result text = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "b200", "--precision", "fp4"});
+  CHECK_THAT(text.out, Catch::Contains("FP4 weights"));
+  const Result hopper =
+      run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm5", "--precision", "fp4"});
+  CHECK(hopper.status == 1);
+  CHECK_THAT(hopper.out, Catch::Contains("no FP4 tensor cores on this card"));
+}

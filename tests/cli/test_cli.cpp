@@ -103,7 +103,7 @@ TEST_CASE("bad flags exit 2 with a message that names the flag and what is valid
       {{"--params", "70B", "--task", "full", "--zero", "4"}, "--zero: '4' is not a ZeRO stage"},
       {{"--params", "70B", "--task", "full", "--recompute", "partial"}, "--recompute: 'partial' is not valid"},
       {{"--params", "70B", "--task", "lora", "--lora-targets", "q,qq"}, "--lora-targets: 'qq' is not a layer"},
-      {{"--params", "70B", "--task", "inference", "--precision", "fp4"}, "--precision: 'fp4' is not valid"},
+      {{"--params", "70B", "--task", "inference", "--precision", "fp2"}, "--precision: 'fp2' is not valid"},
       {{"--params", "70B", "--task", "pretrain", "--deadline", "30"}, "--deadline: '30' has no unit"},
       {{"--params", "70B", "--task", "pretrain", "--deadline", "-3d"}, "--deadline"},
       {{"--params", "70B", "--task", "inference", "--seq-len", "4096"},

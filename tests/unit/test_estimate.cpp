@@ -254,6 +254,33 @@ TEST_CASE("a fixed count that is too small says so", "[estimate]") {
   CHECK_THAT(describe(e.why_not, Language::zh), Catch::Contains("--count 2") && Catch::Contains("每卡"));
 }
 
+TEST_CASE("FP4 inference needs FP4 tensor cores, and holds and reads about half of FP8's weights", "[estimate]") {
+  Request r = request(70e9, Task::inference);
+  r.precision = InferencePrecision::fp4;
+  r.count = 1;
+  r.concurrency = 1;
+  GpuSpec hopper = test::card("h", 141, 4800, 989, 8, 2.0);
+  hopper.compute.fp8_tflops = 1979;
+  const ModelShape model = infer_shape(70e9);
+  const Estimate refused = estimate(r, model, hopper);
+  CHECK_FALSE(refused.fits);
+  CHECK(refused.why_not.kind == Shortfall::Kind::no_fp4);
+  GpuSpec blackwell = hopper;
+  blackwell.compute.fp4_tflops = 9000;
+  const Estimate fp4 = estimate(r, model, blackwell);
+  REQUIRE(fp4.fits);
+  Request eight = r;
+  eight.precision = InferencePrecision::fp8;
+  const Estimate fp8 = estimate(eight, model, blackwell);
+  REQUIRE(fp8.fits);
+  // NVFP4's 4.5 bits a weight against FP8's 8 (embeddings stay BF16 in both).
+  const double ratio = fp4.per_gpu.weights / fp8.per_gpu.weights;
+  CHECK(ratio > 0.5);
+  CHECK(ratio < 0.6);
+  // One sequence reads the weights every token: about as much faster.
+  CHECK(fp4.inference->tpot_ms.typical < 0.7 * fp8.inference->tpot_ms.typical);
+}
+
 TEST_CASE("FP8 inference needs FP8 hardware", "[estimate]") {
   Request r = request(8e9, Task::inference);
   r.precision = InferencePrecision::fp8;
