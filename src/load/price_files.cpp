@@ -165,10 +165,12 @@ class Collector {
  public:
   explicit Collector(PriceFileSummary summary) : m_summary(std::move(summary)) {}
 
-  // Room for two quotes (on demand, spot) per row to come, so the quotes of
-  // a large file are written once, not moved at each doubling (the pages of
-  // what CPU rows leave unused are never touched).
-  void expect_rows(std::size_t rows) { m_quotes.reserve(2 * rows); }
+  // The rows the file may hold (its lines). Once 4,096 quotes are taken,
+  // room is made for as many more as the rows read so far promise for the
+  // rest, so a large file's quotes are written once, not moved at each
+  // doubling; a file of CPU rows or unknown names reserves nothing (2 per
+  // line would be 900 MB for 16 MiB of short lines).
+  void expect_rows(std::size_t rows) { m_rows_expected = rows; }
 
   PriceFileSummary& summary() noexcept { return m_summary; }
 
@@ -180,6 +182,10 @@ class Collector {
     const auto same = [&](std::size_t index) { return same_quote(m_quotes[index], gpu_id, quote); };
     if (!m_seen.insert(identity_hash(gpu_id, quote), m_quotes.size(), same)) {
       return;
+    }
+    if (m_quotes.size() == 4096 && m_summary.rows > 0 && m_rows_expected > m_summary.rows) {
+      const double per_row = static_cast<double>(m_quotes.size()) / static_cast<double>(m_summary.rows);
+      m_quotes.reserve(static_cast<std::size_t>(per_row * static_cast<double>(m_rows_expected) * 1.05) + 1);
     }
     auto [at, fresh] = m_card_index.try_emplace(gpu_id, m_summary.cards.size());
     if (fresh) {
@@ -309,6 +315,7 @@ class Collector {
   HashSlots m_unknown_index;               // name's hash -> index in the summary's unknown, or past it
   std::vector<std::string> m_unknown_raw;  // the kept unknown names as written, to compare
   HashSlots m_seen;                        // identity_hash -> index in m_quotes
+  std::size_t m_rows_expected = 0;         // expect_rows()
 };
 
 // ------------------------------------------------------------ the header
