@@ -83,7 +83,7 @@ _gpu_advise() {
   local flags="--params --active-params --model --model-config --task --budget --region --ecosystem --mode --gpu
       --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss
       --optimizer-in-backward --goodput --lora-rank --lora-targets
-      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --copies --max-batch
+      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --copies --engine --max-batch
       --tpot-ms --ttft-ms --request-rate --price --spot --condition --years --utilization --power-price
       --currency --format --output --lang --color --explain --compact --catalog --price-file --rules --prepared-for --prepared-by
       --help --version
@@ -105,6 +105,7 @@ _gpu_advise() {
     --color) _gpu_advise_reply "auto always never"; return ;;
     --precision) _gpu_advise_reply "bf16 fp8 int8 int4 fp4"; return ;;
     --kv-precision) _gpu_advise_reply "bf16 fp8"; return ;;
+    --engine) _gpu_advise_reply "vllm vllm-rocm vllm-ascend sglang trtllm mindie lmdeploy auto"; return ;;
     --recompute) _gpu_advise_reply "full selective none"; return ;;
     --optimizer) _gpu_advise_reply "adamw adamw-bf16 adamw-8bit adamw-8bit-bf16"; return ;;
     --offload) _gpu_advise_reply "none optimizer optimizer+params"; return ;;

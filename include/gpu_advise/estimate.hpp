@@ -4,9 +4,11 @@
 // formula and constant is in docs/methodology.md with its origin.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpu_advise/gpu.hpp"
@@ -108,6 +110,15 @@ struct InferenceEstimate {
   std::optional<double> tpot_target_ms;  // the targets the point was chosen against
   std::optional<double> ttft_target_ms;
   std::optional<double> request_rate;  // --request-rate
+  // The engine the figures assume and its scheduler (sizing::on_card): its
+  // limits, the share of memory it takes (of the card, or of what the weights
+  // leave free) and its speed against the step model.
+  ServingEngine engine = ServingEngine::vllm;
+  int max_batch = 0;
+  int max_batched_tokens = 0;
+  double memory_fraction = 0;
+  bool memory_of_free = false;
+  double engine_speed = 1.0;
 };
 
 [[nodiscard]] std::span<const EnumName<InferenceEstimate::Point>> names(InferenceEstimate::Point);  // "targets", ...
@@ -190,6 +201,7 @@ struct Shortfall {
     none,
     no_fp8,
     no_fp4,
+    no_engine,  // --engine does not run on the card's software stack (engine, stack)
     deadline,
     latency,
     rate,
@@ -199,6 +211,8 @@ struct Shortfall {
     no_shape
   };
   Kind kind = Kind::none;
+  ServingEngine engine = ServingEngine::vllm;  // no_engine
+  SoftwareStack stack = SoftwareStack::cuda;
   double need_gib = 0;  // per GPU at the best layout tried
   double usable_gib = 0;
   double fixed_gib = 0;  // activations + KV cache + reserve (activations)
@@ -283,12 +297,42 @@ struct Estimate {
   [[nodiscard]] bool tight() const { return fits && headroom() < 0.05; }
 };
 
+// A serving engine: the software stacks it runs on, its scheduler's defaults
+// (running sequences and tokens a step, on cards of 70 GiB or more and below,
+// for a server and for offline batch work) and the share of memory it takes
+// (of the whole card, or of what the weights and buffers leave free).
+struct EngineProfile {
+  struct Limits {
+    int max_batch = 0;
+    int max_batched_tokens = 0;
+  };
+  ServingEngine engine = ServingEngine::vllm;
+  std::string_view name;  // "vLLM"
+  std::array<std::optional<SoftwareStack>, 8> stacks;
+  Limits large_server;
+  Limits large_offline;
+  Limits small_server;
+  Limits small_offline;
+  double memory_fraction = 0.90;
+  bool fraction_of_free = false;
+  std::string_view source;
+};
+[[nodiscard]] std::span<const EnumName<ServingEngine>> names(ServingEngine);  // "vllm", "trtllm", ...
+[[nodiscard]] const EngineProfile& engine_profile(ServingEngine engine);
+[[nodiscard]] bool runs_on(const EngineProfile& profile, SoftwareStack stack);
+// The engine's speed on a stack against the step model (1: as modelled).
+[[nodiscard]] double engine_speed(ServingEngine engine, SoftwareStack stack);
+
 // How much of a card's memory a plan may use: the share of capacity the
 // runtime leaves usable, and a reserve per GPU for the CUDA context, NCCL
 // buffers and fragmentation (docs/methodology.md).
 struct MemoryPolicy {
   double usable_fraction = 0;
   double reserve_gib = 0;
+  // Serving: the share of the memory the weights and workspace leave that
+  // the KV cache may take (TensorRT-LLM's free_gpu_memory_fraction; 1 for an
+  // engine whose share is of the whole card).
+  double free_fraction = 1.0;
 };
 [[nodiscard]] MemoryPolicy memory_policy(const Request& request);
 

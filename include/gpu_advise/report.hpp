@@ -190,4 +190,9 @@ struct Report {
   [[nodiscard]] bool anything_fits() const { return !recommendations.empty() || omitted > 0; }
 };
 
+// The plan the report leads with, or nullptr when nothing fits.
+[[nodiscard]] inline const Recommendation* best_of(const Report& report) {
+  return report.recommendations.empty() ? nullptr : &report.recommendations.front();
+}
+
 }  // namespace gpu_advise

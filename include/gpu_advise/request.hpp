@@ -54,6 +54,9 @@ struct BudgetChoice {
 enum class Recompute { full, selective, none };
 enum class InferencePrecision { bf16, fp8, int8, int4, fp4 };
 enum class KvPrecision { bf16, fp8 };
+// The serving engine whose scheduler defaults and speed a serving plan assumes
+// (--engine; docs/methodology.md §5, "Engines").
+enum class ServingEngine { vllm, sglang, trtllm, mindie, lmdeploy };
 enum class CostMode { rent, buy };
 // Optimizer state per trained parameter: mixed-precision AdamW with FP32
 // master weights (16 B with BF16 weights and gradients), pure-BF16 AdamW (8 B),
@@ -177,15 +180,17 @@ struct Request {
   // Model copies (--copies): the count split into that many copies of one
   // layout; nullopt: the number of copies that serves the most is chosen.
   std::optional<int> copies;
-  // The scheduler's limit on running sequences: vLLM's default max_num_seqs
-  // (docs.vllm.ai, engine arguments); the batch at maximum load never exceeds it.
-  int max_batch = 256;
-  // The scheduler's limit on tokens in one step (decodes plus prefill chunks):
-  // vLLM's default max_num_batched_tokens for its server with chunked prefill.
-  int max_batched_tokens = 8192;
-  // The share of each card's memory the engine takes for weights, workspace
-  // and KV cache: vLLM's gpu_memory_utilization (TensorRT-LLM runs at 0.95-0.99).
-  double serving_memory_fraction = 0.90;
+  // The serving engine (--engine); nullopt: each card's vLLM build (vLLM on
+  // CUDA, vLLM-ROCm, vLLM-Ascend; docs/methodology.md §5, "Engines").
+  std::optional<ServingEngine> engine;
+  // The scheduler's limits as stated; nullopt: the engine's defaults for the
+  // card and the mode (sizing::on_card resolves them). --max-batch caps the
+  // running sequences; the tokens in one step (decodes plus prefill chunks)
+  // and the share of memory the engine takes are set by the validation cases
+  // as each source ran its engine.
+  std::optional<int> max_batch;
+  std::optional<int> max_batched_tokens;
+  std::optional<double> serving_memory_fraction;
   // Latency targets per user (--tpot-ms, --ttft-ms); nullopt: none. A stated
   // target rejects a card that cannot meet it; the interactive defaults size
   // the plan when they can be met and are relaxed to the latency knee when not.

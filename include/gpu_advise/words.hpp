@@ -112,6 +112,8 @@ struct Sentence {
 [[nodiscard]] std::vector<std::string> reasons(const Rejection& rejection, const Request& request, Language language);
 
 // The defaults and inputs that drive the result.
-[[nodiscard]] std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language);
+// The Best (nullptr when nothing fits) gives serving's engine, scheduler and memory share as its card runs them.
+[[nodiscard]] std::vector<std::string> assumptions(const Request& request, const ModelShape& model,
+                                                   const Recommendation* best, Language language);
 
 }  // namespace gpu_advise

@@ -90,6 +90,36 @@ void gpu(std::string_view flag, const std::string& value, Request& request, cons
   }
 }
 
+void engine(std::string_view flag, const std::string& value, Request& request, const RequestInputs&) {
+  const std::string name = text::to_lower(text::trim(value));
+  if (name == "auto") {
+    request.engine.reset();
+    return;
+  }
+  // vLLM's builds for ROCm and Ascend are vLLM: each card runs its stack's build.
+  if (name == "vllm-rocm" || name == "vllm-ascend") {
+    request.engine = ServingEngine::vllm;
+    return;
+  }
+  if (name == "tensorrt-llm") {
+    request.engine = ServingEngine::trtllm;
+    return;
+  }
+  if (const auto found = enum_from_string<ServingEngine>(name)) {
+    request.engine = *found;
+    return;
+  }
+  std::vector<std::string> valid = enum_names<ServingEngine>();
+  valid.insert(valid.begin() + 1, {"vllm-rocm", "vllm-ascend"});
+  valid.emplace_back("auto");
+  std::string message =
+      fmt::format("{}: '{}' is not a serving engine; expected {}", flag, text::excerpt(value), text::join_or(valid));
+  if (const auto suggestion = text::did_you_mean(name, valid)) {
+    message += fmt::format("; did you mean '{}'?", *suggestion);
+  }
+  throw UsageError(message);
+}
+
 void ecosystem(std::string_view flag, const std::string& value, Request& request, const RequestInputs&) {
   const std::string name = text::to_lower(text::trim(value));
   if (name == "any") {

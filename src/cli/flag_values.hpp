@@ -57,6 +57,7 @@ void task(std::string_view flag, const std::string& value, Request& request, con
 void budget(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void gpu(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void ecosystem(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
+void engine(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void zero(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void lora_targets(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void goodput(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);

@@ -156,9 +156,14 @@ const std::vector<FlagSpec>& flag_table() {
       {"--request-rate", &Flags::request_rate, values::number<&Request::request_rate, 1'000'000>, "Inference", "R",
        "Requests per second to sustain; model copies are added to reach it (default: one copy)", "",
        FlagScope::inference, "request_rate", false},
+      {"--engine", &Flags::engine, values::engine, "Inference", "ENGINE",
+       "vllm | vllm-rocm | vllm-ascend | sglang | trtllm | mindie | lmdeploy | auto: the serving engine, its "
+       "scheduler's defaults and its speed (default auto: each card's vLLM build); a card the engine does not run "
+       "on is rejected",
+       "", FlagScope::inference, "engine", false},
       {"--max-batch", &Flags::max_batch, values::integer<&Request::max_batch, 1'000'000>, "Inference", "N",
-       fmt::format("The scheduler's limit on running sequences, as vLLM's max_num_seqs (default {})",
-                   shown(d.max_batch)),
+       "The scheduler's limit on running sequences, as vLLM's max_num_seqs (default: the engine's, e.g. vLLM's "
+       "1024 on cards of 70 GiB or more, 256 below)",
        "", FlagScope::inference, "max_batch", false},
       {"--mode", &Flags::mode, values::choice<&Request::mode>, "Cost", "MODE",
        fmt::format("rent | buy (default {})", shown(d.mode)), "", FlagScope::any, "mode", false},
@@ -372,11 +377,11 @@ void check_combinations(const Flags& flags, const ModelShape& model, Request& re
   if (request.count && *request.count > request.max_gpus) {
     request.max_gpus = *request.count;
   }
-  if (request.concurrency && *request.concurrency > request.max_batch) {
+  if (request.concurrency && request.max_batch && *request.concurrency > *request.max_batch) {
     throw UsageError(
         fmt::format("--concurrency {} is more than --max-batch {}, the scheduler's limit on running "
                     "sequences: raise --max-batch, or serve fewer at once",
-                    *request.concurrency, request.max_batch));
+                    *request.concurrency, *request.max_batch));
   }
   if (request.copies && request.count && *request.count % *request.copies != 0) {
     throw UsageError(

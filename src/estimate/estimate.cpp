@@ -88,7 +88,8 @@ double job_overhead_hours(const Request& request, const ModelShape& model) {
 
 namespace sizing {
 
-Estimate plan_at_smallest(const Request& request, const ModelShape& model, const GpuSpec& gpu) {
+Estimate plan_at_smallest(const Request& stated, const ModelShape& model, const GpuSpec& gpu) {
+  const Request request = on_card(stated, gpu);
   Estimate e;
   e.capacity_bytes = gpu.memory.capacity_gib * bytes_per_gib;
   e.usable_bytes = e.capacity_bytes * memory_policy(request).usable_fraction;
@@ -99,6 +100,12 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
   }
   if (request.task == Task::inference && request.precision == InferencePrecision::fp4 && !gpu.compute.fp4_tflops) {
     e.why_not.kind = Shortfall::Kind::no_fp4;
+    return e;
+  }
+  if (request.task == Task::inference && !runs_on(engine_profile(*request.engine), gpu.software)) {
+    e.why_not.kind = Shortfall::Kind::no_engine;
+    e.why_not.engine = *request.engine;
+    e.why_not.stack = gpu.software;
     return e;
   }
 
@@ -160,7 +167,8 @@ Estimate plan_at_smallest(const Request& request, const ModelShape& model, const
   return e;
 }
 
-int needed_count(const Request& request, const ModelShape& model, const GpuSpec& gpu, int smallest) {
+int needed_count(const Request& stated, const ModelShape& model, const GpuSpec& gpu, int smallest) {
+  const Request request = on_card(stated, gpu);
   if (smallest <= 1 || request.count) {
     return smallest;
   }

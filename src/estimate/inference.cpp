@@ -88,7 +88,8 @@ class StepModel {
         m_output(request.effective_output_tokens()),
         m_linear_peak(linear_peak_tflops(request, gpu) * 1e12),
         m_bandwidth(gpu.memory.bandwidth_gb_per_s * 1e9),
-        m_precision_factor(decode_precision_factor(request.precision)) {
+        m_precision_factor(decode_precision_factor(request.precision)),
+        m_speed(engine_speed(request.engine.value_or(ServingEngine::vllm), gpu.software)) {
     // Weights: the routed experts' share is read only where tokens go.
     const double shape = std::max(model.shape_params(), 1.0);
     m_expert_share = model.moe ? std::clamp(model.routed_expert_params() / shape, 0.0, 1.0) : 0.0;
@@ -123,10 +124,12 @@ class StepModel {
   // token, and batch/output prompts (those that replace the finished) prefill.
   [[nodiscard]] double step_s(double batch, const Rates& r) const {
     const double prompts = batch / m_output;
-    return pipelined(batch + prompts * m_prompt, stage_s(batch, prompts, r)) + r.overhead_s;
+    return (pipelined(batch + prompts * m_prompt, stage_s(batch, prompts, r)) + r.overhead_s) / m_speed;
   }
   // One prompt's prefill on its own.
-  [[nodiscard]] double prefill_s(const Rates& r) const { return pipelined(m_prompt, stage_s(0, 1, r)) + r.overhead_s; }
+  [[nodiscard]] double prefill_s(const Rates& r) const {
+    return (pipelined(m_prompt, stage_s(0, 1, r)) + r.overhead_s) / m_speed;
+  }
 
   // A token passes every pipeline stage in turn, and the activations of the
   // step's tokens hop from stage to stage over PCIe or the network.
@@ -196,6 +199,7 @@ class StepModel {
   double m_linear_peak = 0;
   double m_bandwidth = 0;
   double m_precision_factor = 1;
+  double m_speed = 1;
   double m_expert_share = 0;
   double m_weights = 0;
   double m_linear_params = 0;
@@ -253,14 +257,23 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   // workspace, at most --max-batch sequences and max_batched_tokens a step.
   const StepModel steps(request, model, gpu, layout, memory);
   const double per_sequence = kv_bytes_per_sequence(request, model, layout);
-  const double free_bytes = usable - memory.weights - memory.activations - memory.reserve;
+  const MemoryPolicy policy = memory_policy(request);
+  const double free_bytes = (usable - memory.weights - memory.activations - memory.reserve) * policy.free_fraction;
   const double by_memory = per_sequence > 0 ? std::floor(free_bytes / per_sequence) : 1e9;
-  const double by_tokens = std::floor(request.max_batched_tokens / steps.tokens_per_step(1.0));
-  const double limit = std::min({by_memory, static_cast<double>(request.max_batch), std::max(by_tokens, 1.0)});
+  const int max_batch = request.max_batch.value_or(256);
+  const int max_tokens = request.max_batched_tokens.value_or(8192);
+  const double by_tokens = std::floor(max_tokens / steps.tokens_per_step(1.0));
+  const double limit = std::min({by_memory, static_cast<double>(max_batch), std::max(by_tokens, 1.0)});
   inf.max_concurrency = static_cast<int>(std::max(limit, 0.0));
-  inf.max_limit = limit == by_memory                                ? InferenceEstimate::Limit::memory
-                  : limit == static_cast<double>(request.max_batch) ? InferenceEstimate::Limit::max_batch
-                                                                    : InferenceEstimate::Limit::batched_tokens;
+  inf.max_limit = limit == by_memory                        ? InferenceEstimate::Limit::memory
+                  : limit == static_cast<double>(max_batch) ? InferenceEstimate::Limit::max_batch
+                                                            : InferenceEstimate::Limit::batched_tokens;
+  inf.engine = request.engine.value_or(ServingEngine::vllm);
+  inf.max_batch = max_batch;
+  inf.max_batched_tokens = max_tokens;
+  inf.memory_of_free = policy.free_fraction < 1.0 || engine_profile(inf.engine).fraction_of_free;
+  inf.memory_fraction = inf.memory_of_free ? policy.free_fraction : policy.usable_fraction;
+  inf.engine_speed = engine_speed(inf.engine, gpu.software);
   if (inf.max_concurrency < 1) {
     result.fits = false;
     return result;

@@ -57,13 +57,13 @@ double serving_workspace_bytes(const Request& request, const ModelShape& model, 
   // The engine profiles one forward pass at max_batched_tokens: the hidden
   // state and the MLP's gate and up projections in BF16 (split by tensor
   // parallelism), and FP32 logits for the sequences sampled.
-  const double tokens = request.max_batched_tokens;
+  const double tokens = request.max_batched_tokens.value_or(8192);
   const double mlp = model.moe ? static_cast<double>(model.moe->expert_ffn) * model.moe->experts_per_token
                                : static_cast<double>(model.ffn);
   const double per_token = 2.0 * (2.0 * model.hidden + 2.0 * mlp / layout.tensor);
   // A step samples at most one token per running sequence, and has at most
   // max_batched_tokens of them.
-  const double sampled = std::min(request.max_batch, request.max_batched_tokens);
+  const double sampled = std::min(request.max_batch.value_or(256), request.max_batched_tokens.value_or(8192));
   return tokens * per_token + 4.0 * sampled * static_cast<double>(model.vocab);
 }
 
@@ -72,14 +72,18 @@ double serving_workspace_bytes(const Request& request, const ModelShape& model, 
 // One margin each (docs/methodology.md §2). Training: the whole card, with
 // 2 GiB a GPU for what the estimate does not allocate (the CUDA context, NCCL
 // buffers, the allocator's slack); the estimate itself is within 10% of
-// measured peaks, and a plan under 5% headroom is labelled tight. Serving:
-// vLLM's gpu_memory_utilization of 0.9, which already holds the runtime's own
-// memory.
+// measured peaks, and a plan under 5% headroom is labelled tight. Serving: the
+// engine's share of the card (vLLM's gpu_memory_utilization of 0.9, which
+// already holds the runtime's own memory); an engine whose share is of the
+// memory left free gets the whole card here and its share in the KV cache's
+// room (sizing::serve).
 MemoryPolicy memory_policy(const Request& request) {
   if (is_training(request.task)) {
     return {1.0, 2.0};
   }
-  return {request.serving_memory_fraction, 0.0};
+  const EngineProfile& engine = engine_profile(request.engine.value_or(ServingEngine::vllm));
+  const double share = request.serving_memory_fraction.value_or(engine.memory_fraction);
+  return engine.fraction_of_free ? MemoryPolicy{1.0, 0.0, share} : MemoryPolicy{share, 0.0, 1.0};
 }
 
 double weight_bytes(const Request& request, const ModelShape& model) {

@@ -120,6 +120,13 @@ struct Candidate {
 
 // ---- serving (inference.cpp; docs/methodology.md §5) ----
 
+// Offline batch work: no latency target, so the engine runs its largest batch.
+[[nodiscard]] bool offline(const Request& request);
+// The request as the card's engine runs it (engines.cpp): the engine (the
+// card's vLLM build by default) and its scheduler limits and memory share
+// wherever the request left them unstated. Training requests pass unchanged.
+[[nodiscard]] Request on_card(const Request& request, const GpuSpec& gpu);
+
 inline constexpr double kv_block_tokens = 16;    // vLLM's default block_size: the cache is allocated in blocks
 inline constexpr double link_latency_s = 8e-6;   // one small all-reduce over NVLink, HCCS or Infinity Fabric
 inline constexpr double pcie_latency_s = 25e-6;  // the same over PCIe

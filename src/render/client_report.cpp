@@ -605,7 +605,7 @@ void append_rejected(std::vector<Block>& doc, const Report& report, bool why_not
 // The assumptions, then a warning for each --rules rule that matched nothing.
 void append_assumptions(std::vector<Block>& doc, const Report& report, Language l) {
   doc.push_back(Heading{2, say(l, Phrase::section_assumptions)});
-  doc.push_back(Bullets{assumptions(report.request, report.model, l)});
+  doc.push_back(Bullets{assumptions(report.request, report.model, best_of(report), l)});
   if (!report.unmatched_rules.empty()) {
     doc.push_back(Heading{3, say(l, Phrase::warnings)});
     Bullets warnings;

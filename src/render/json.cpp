@@ -204,6 +204,7 @@ void request_json(Writer& w, const Request& r) {
       w.field("output_tokens", r.effective_output_tokens());
       w.field("concurrency", r.concurrency);
       w.field("copies", r.copies);
+      w.field("engine", r.engine ? to_string(*r.engine) : std::string_view("auto"));
       w.field("max_batch", r.max_batch);
       w.field("max_batched_tokens", r.max_batched_tokens);
       w.object("tpot_ms", [&] {
@@ -337,6 +338,11 @@ void reason_json(Writer& w, const RejectReason& reason, const Request& request, 
           return;
         case Shortfall::Kind::no_fp8:
         case Shortfall::Kind::no_fp4: w.field("kind", "precision"); return;
+        case Shortfall::Kind::no_engine:
+          w.field("kind", "engine");
+          w.field("engine", to_string(why.engine));
+          w.field("software", to_string(why.stack));
+          return;
         case Shortfall::Kind::activations:
           w.field("kind", "memory");
           w.field("needed_gb", gib(why.fixed_gib));
@@ -517,6 +523,15 @@ void inference_json(Writer& w, const Estimate& e) {
     w.field("max_concurrency", inf.max_concurrency);
     w.field("max_concurrency_limit", to_string(inf.max_limit));
     range_field(w, "max_tokens_per_s", inf.max_tokens_per_s);
+    w.object("engine", [&] {
+      w.field("id", to_string(inf.engine));
+      w.field("name", engine_profile(inf.engine).name);
+      w.field("max_batch", inf.max_batch);
+      w.field("max_batched_tokens", inf.max_batched_tokens);
+      w.field("memory_fraction", round6(inf.memory_fraction));
+      w.field("memory_of", inf.memory_of_free ? "free" : "card");
+      w.field("speed", round6(inf.engine_speed));
+    });
   });
 }
 
@@ -894,7 +909,7 @@ std::string render_json(const Report& report, Language language, JsonStyle style
           w.field("usd", round6(h.usd));
           w.field("wall_hours", round6(h.time));
         });
-        w.field("assumptions", assumptions(request, report.model, language));
+        w.field("assumptions", assumptions(request, report.model, best_of(report), language));
         w.array("warnings", [&] {
           for (const auto& rule : report.unmatched_rules) {
             w.string(describe(rule, language));

@@ -382,7 +382,7 @@ std::string render_text(const Report& report, Language l, const TextStyle& style
   }
 
   out += "\n" + heading(say(l, Phrase::assumptions));
-  for (const auto& a : assumptions(report.request, report.model, l)) {
+  for (const auto& a : assumptions(report.request, report.model, best_of(report), l)) {
     out += bullet(a, width);
   }
   out += "\n" + bullet(say(l, Phrase::footer, report.catalog.version, report.catalog.updated), width, "", "");

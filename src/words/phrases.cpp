@@ -312,6 +312,8 @@ constexpr Entry entries[] = {
    "Ascend 950: B200, B300, GB200, GB300, RTX PRO 6000, RTX 5090, MI355X, Ascend 950PR)",
    "此卡没有 FP4 张量核心（--precision fp4 即 NVFP4 或 MXFP4 权重，需要 Blackwell、CDNA 4 或昇腾 950：B200、B300、"
    "GB200、GB300、RTX PRO 6000、RTX 5090、MI355X、Ascend 950PR）"},
+  {Phrase::why_no_engine, "{} does not run on {} (it runs on {}): choose another --engine, or a card it runs on",
+   "{} 不支持 {}（它支持 {}）：请换用其他 --engine，或选择它支持的卡"},
   {Phrase::why_no_fp8, "no FP8 support on this card (--precision fp8 needs Hopper, Ada, Blackwell, CDNA 3 or Gaudi 3)",
    "此卡不支持 FP8（--precision fp8 需要 Hopper、Ada、Blackwell、CDNA 3 或 Gaudi 3 架构）"},
   {Phrase::why_deadline, "cannot finish within {} with up to {} GPUs (at {} GPUs: about {})",
@@ -459,14 +461,31 @@ constexpr Entry entries[] = {
   {Phrase::assume_target_ttft, "{} ms to the first token", "首 token {} 毫秒"},
   {Phrase::assume_request_rate, "traffic: {} requests/s to sustain (--request-rate); model copies are added to reach it",
    "流量：需承载每秒 {} 个请求（--request-rate）；通过增加模型副本来达到"},
-  {Phrase::assume_scheduler,
-   "scheduler: at most {} running sequences and {} tokens a step, prefill chunked into decode steps (vLLM's "
-   "defaults)",
-   "调度：最多 {} 路同时运行、每步 {} tokens，预填充分块并入解码步（vLLM 默认值）"},
+  {Phrase::assume_engine_default,
+   "engine: {} (the default: each card's vLLM build, vLLM on CUDA, vLLM-ROCm, vLLM-Ascend; --engine names another)",
+   "推理引擎：{}（默认：各卡对应的 vLLM 版本，即 CUDA 上的 vLLM、vLLM-ROCm、vLLM-Ascend；可用 --engine 指定其他引擎）"},
+  {Phrase::assume_engine_stated, "engine: {} (--engine)", "推理引擎：{}（--engine）"},
+  {Phrase::assume_engine_speed,
+   "{} on {}: its step time is the step model's divided by {} (fitted on its own published figures, "
+   "docs/validation.md)",
+   "{} 在 {} 上：单步时间为步进模型的值除以 {}（按该引擎自身公开的实测拟合，见 docs/validation.md）"},
+  {Phrase::assume_engine_unfitted,
+   "{} on {}: no published figure of it is in the fitting set, so its speed is the step model's as fitted on "
+   "the other engines",
+   "{} 在 {} 上：拟合集中没有它的公开实测，速度沿用按其他引擎拟合的步进模型"},
+  {Phrase::assume_scheduler, "scheduler: at most {} running sequences and {} tokens a step, prefill chunked into "
+   "decode steps ({})",
+   "调度：最多 {} 路同时运行、每步 {} tokens，预填充分块并入解码步（{}）"},
+  {Phrase::scheduler_server, "the engine's defaults for a server on this card", "该引擎在此卡上作为服务的默认值"},
+  {Phrase::scheduler_offline, "the engine's defaults for offline batch work on this card: no latency target",
+   "该引擎在此卡上离线批处理的默认值：无延迟目标"},
+  {Phrase::scheduler_set, "as set", "按设定"},
   {Phrase::assume_serving_memory,
-   "{:.0f}% of each card's memory holds the weights, one step's workspace and the KV cache (vLLM's "
-   "gpu_memory_utilization)",
-   "每张卡 {:.0f}% 的显存用于权重、单步工作区和 KV 缓存（vLLM 的 gpu_memory_utilization）"},
+   "{:.0f}% of each card's memory holds the weights, one step's workspace and the KV cache ({}'s share of the card)",
+   "每张卡 {:.0f}% 的显存用于权重、单步工作区和 KV 缓存（{} 占整卡的比例）"},
+  {Phrase::assume_serving_memory_free,
+   "the KV cache takes {:.0f}% of the memory the weights and one step's workspace leave free ({}'s share)",
+   "KV 缓存占权重与单步工作区之外剩余显存的 {:.0f}%（{} 的比例）"},
   {Phrase::assume_memory,
    "memory: {:.0f}% of each card, {} GiB per GPU of it reserved for the runtime (CUDA context, NCCL, the "
    "allocator's slack): the one margin; the estimate is within 10% of measured peaks, so a plan under 5% headroom "

@@ -72,11 +72,34 @@ std::string describe(const Layout& layout, Task task, Language language) {
   return out;
 }
 
+namespace {
+// A software stack's name; Chinese output drops the English "software" some carry.
+std::string stack_name(SoftwareStack stack, Language language) {
+  std::string name(display_name(stack));
+  constexpr std::string_view suffix = " software";
+  if (language == Language::zh && name.ends_with(suffix)) {
+    name.resize(name.size() - suffix.size());
+  }
+  return name;
+}
+}  // namespace
+
 std::string describe(const Shortfall& why, Language language) {
   switch (why.kind) {
     case Shortfall::Kind::none: return {};
     case Shortfall::Kind::no_fp8: return say(language, Phrase::why_no_fp8);
     case Shortfall::Kind::no_fp4: return say(language, Phrase::why_no_fp4);
+    case Shortfall::Kind::no_engine: {
+      const EngineProfile& engine = engine_profile(why.engine);
+      std::vector<std::string> stacks;
+      for (const auto& stack : engine.stacks) {
+        if (stack) {
+          stacks.push_back(stack_name(*stack, language));
+        }
+      }
+      return say(language, Phrase::why_no_engine, engine.name, stack_name(why.stack, language),
+                 text::join(stacks, language == Language::zh ? "、" : ", "));
+    }
     case Shortfall::Kind::deadline:
       return say(language, Phrase::why_deadline, say_duration(language, why.deadline_hours), why.max_gpus, why.count,
                  say_duration(language, why.hours_at_count));
@@ -355,7 +378,7 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     const std::string limit = inf.max_limit == InferenceEstimate::Limit::memory ? say(language, Phrase::limit_memory)
                               : inf.max_limit == InferenceEstimate::Limit::max_batch
                                   ? say(language, Phrase::limit_max_batch)
-                                  : say(language, Phrase::limit_batched_tokens, request.max_batched_tokens);
+                                  : say(language, Phrase::limit_batched_tokens, inf.max_batched_tokens);
     lines.push_back(say(language, Phrase::inference_max_load, inf.max_concurrency, inf.context, limit,
                         inf.max_tokens_per_s.typical));
   }
@@ -550,11 +573,18 @@ std::string describe_idle(const RentOffer& offer, int count, Language language) 
 
 namespace {
 
-// The memory margin and how the Best is chosen: two assumptions every request states.
-void add_margin_and_choice(const Request& request, Language language, std::vector<std::string>& out) {
+// The memory margin and how the Best is chosen: two assumptions every request
+// states. Serving states the engine's share as the Best's card runs it.
+void add_margin_and_choice(const Request& request, const InferenceEstimate* best, Language language,
+                           std::vector<std::string>& out) {
   const MemoryPolicy memory = memory_policy(request);
   if (request.task == Task::inference) {
-    out.push_back(say(language, Phrase::assume_serving_memory, 100.0 * memory.usable_fraction));
+    const ServingEngine engine = best ? best->engine : request.engine.value_or(ServingEngine::vllm);
+    const std::string_view name = engine_profile(engine).name;
+    const bool of_free = best ? best->memory_of_free : engine_profile(engine).fraction_of_free;
+    const double share = best ? best->memory_fraction : of_free ? memory.free_fraction : memory.usable_fraction;
+    out.push_back(say(language, of_free ? Phrase::assume_serving_memory_free : Phrase::assume_serving_memory,
+                      100.0 * share, name));
   } else {
     out.push_back(
         say(language, Phrase::assume_memory, 100.0 * memory.usable_fraction, format::number(memory.reserve_gib)));
@@ -564,9 +594,32 @@ void add_margin_and_choice(const Request& request, Language language, std::vecto
                     : say(language, Phrase::assume_choice, 100.0 * tier_premium(request.budget)));
 }
 
+// The engine, its scheduler and its speed, as the Best's card runs them.
+void add_engine(const Request& request, const GpuSpec* card, const InferenceEstimate* best, Language language,
+                std::vector<std::string>& out) {
+  const ServingEngine engine = best ? best->engine : request.engine.value_or(ServingEngine::vllm);
+  const EngineProfile& profile = engine_profile(engine);
+  out.push_back(
+      say(language, request.engine ? Phrase::assume_engine_stated : Phrase::assume_engine_default, profile.name));
+  if (!best || !card) {
+    return;
+  }
+  const bool set = request.max_batch || request.max_batched_tokens;
+  out.push_back(say(language, Phrase::assume_scheduler, best->max_batch, best->max_batched_tokens,
+                    say(language, set                                                  ? Phrase::scheduler_set
+                                  : !request.tpot_target_ms && !request.ttft_target_ms ? Phrase::scheduler_offline
+                                                                                       : Phrase::scheduler_server)));
+  const std::string stack = stack_name(card->software, language);
+  out.push_back(best->engine_speed != 1.0 ? say(language, Phrase::assume_engine_speed, profile.name, stack,
+                                                format::number(best->engine_speed))
+                                          : say(language, Phrase::assume_engine_unfitted, profile.name, stack));
+}
+
 }  // namespace
 
-std::vector<std::string> assumptions(const Request& request, const ModelShape& model, Language language) {
+std::vector<std::string> assumptions(const Request& request, const ModelShape& model, const Recommendation* best,
+                                     Language language) {
+  const InferenceEstimate* serving = best && best->estimate.inference ? &*best->estimate.inference : nullptr;
   std::vector<std::string> out;
   if (!request.configured.empty()) {  // GPU_ADVISE_REGION, config.yaml: said first, since no flag shows them
     std::vector<std::string> items;
@@ -671,9 +724,9 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     if (request.request_rate) {
       out.push_back(say(language, Phrase::assume_request_rate, format::number(*request.request_rate)));
     }
-    out.push_back(say(language, Phrase::assume_scheduler, request.max_batch, request.max_batched_tokens));
+    add_engine(request, best ? &best->gpu : nullptr, serving, language, out);
   }
-  add_margin_and_choice(request, language, out);
+  add_margin_and_choice(request, serving, language, out);
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, request.price_files.empty() ? Phrase::assume_rent : Phrase::assume_rent_files));
     for (const auto& file : request.price_files) {

@@ -359,11 +359,19 @@ TEST_CASE("a whole server for a one-card job is noted, and cost first keeps one 
 
 TEST_CASE("serving: the scheduler caps the batch, the headline gives per-user speed, slow plans are flagged",
           "[cli][serving]") {
+  // vLLM on a 141 GB card: 1024 running sequences, 8192 tokens a step; 1024
+  // tokens of context, 512 of them output: two tokens a step per sequence.
   const auto best = plan({"--params", "8B", "--task", "inference", "--gpu", "h200-sxm", "--context", "1024"});
-  CHECK(best["inference"]["max_concurrency"] == 256);  // memory would hold thousands
+  CHECK(best["inference"]["engine"]["id"] == "vllm");
+  CHECK(best["inference"]["engine"]["max_batch"] == 1024);
+  CHECK(best["inference"]["max_concurrency"] <= 1024);
+  const auto short_requests = plan(
+      {"--params", "8B", "--task", "inference", "--gpu", "h200-sxm", "--context", "256", "--output-tokens", "128"});
+  CHECK(short_requests["inference"]["max_concurrency"] == 1024);  // memory would hold thousands
+  CHECK(short_requests["inference"]["max_concurrency_limit"] == "max_batch");
   CHECK(plan({"--params", "8B", "--task", "inference", "--gpu", "h200-sxm", "--context", "1024", "--max-batch",
               "512"})["inference"]["max_concurrency"] == 512);
-  const Result over = run({"--params", "8B", "--task", "inference", "--concurrency", "300"});
+  const Result over = run({"--params", "8B", "--task", "inference", "--concurrency", "300", "--max-batch", "256"});
   CHECK(over.status == 2);
   CHECK_THAT(over.err, Catch::Contains("--concurrency 300 is more than --max-batch 256"));
   // 70B on 4 x A40: the weights read over 4 x 696 GB/s take well over 50 ms

@@ -97,7 +97,7 @@ TEST_CASE("assumptions state the defaults that drive the result", "[advisor]") {
       advise(request(70e9, Task::lora), infer_shape(70e9), load_embedded_catalog(), load_embedded_rules());
   const std::string all = [&] {
     std::string s;
-    for (const auto& a : assumptions(report.request, report.model, Language::en)) {
+    for (const auto& a : assumptions(report.request, report.model, best_of(report), Language::en)) {
       s += a + "\n";
     }
     return s;

@@ -92,6 +92,7 @@ TEST_CASE("the scheduler's limits cap the largest batch", "[serving]") {
   const GpuSpec gpu = test::card("g141", 141, 4800, 989, 8, 2.0);
   const ModelShape model = infer_shape(8e9);
   Request r = serving(8e9, 1, 1, 2048, 128);
+  r.max_batch = 256;  // as stated (vLLM's default below 70 GiB)
   InferenceEstimate inf = served(r, model, gpu);
   // 2048 / 128: every running sequence brings 17 tokens a step; 8192 / 17 = 481,
   // above the 256 running sequences allowed.
