@@ -83,6 +83,15 @@ struct TrainingEstimate {
 // Serving at an operating point (docs/methodology.md §5): a continuous-batching
 // engine in steady state, each step serving the running decodes plus their
 // share of prefill. Figures are for the whole plan (every replica) unless said.
+// Waiting at --request-rate (docs/methodology.md §5, "Queueing"), typical.
+struct Queueing {
+  bool stable = true;           // the rate is below what the copies serve
+  double utilisation = 0;       // busy share of each copy's running sequences
+  double wait_probability = 0;  // a request waits for a free sequence (Erlang C)
+  double ttft_p50_ms = 0;       // time to the first token, waiting included
+  double ttft_p90_ms = 0;
+};
+
 struct InferenceEstimate {
   // How the operating point was chosen.
   enum class Point {
@@ -119,6 +128,7 @@ struct InferenceEstimate {
   double memory_fraction = 0;
   bool memory_of_free = false;
   double engine_speed = 1.0;
+  std::optional<Queueing> queue;  // with --request-rate
 };
 
 [[nodiscard]] std::span<const EnumName<InferenceEstimate::Point>> names(InferenceEstimate::Point);  // "targets", ...

@@ -134,6 +134,7 @@ enum class Phrase {
   inference_max_load,
   limit_memory,
   limit_max_batch,
+  inference_queue,
   limit_batched_tokens,
   buy_cards,
   buy_servers,

@@ -386,7 +386,19 @@ std::optional<SearchResult> search_rate(const Request& request, const ModelShape
     if (!copy.candidate || !copy.candidate->serving || copy.candidate->serving->requests_per_s.typical <= 0) {
       continue;
     }
-    const double copies = std::ceil(rate / copy.candidate->serving->requests_per_s.typical);
+    double copies = std::ceil(rate / copy.candidate->serving->requests_per_s.typical);
+    // More copies until each one's queue keeps the p90 first token within the
+    // target (a bounded search: a copy at half load hardly waits).
+    if (const auto target = copy.candidate->serving->ttft_target_ms) {
+      InferenceEstimate one_copy = *copy.candidate->serving;
+      for (int more = 0; more < 64; ++more, ++copies) {
+        one_copy.replicas = static_cast<int>(copies) * std::max(1, copy.candidate->serving->replicas);
+        const Queueing q = queueing(rate, one_copy);
+        if (q.stable && q.ttft_p90_ms <= *target) {
+          break;
+        }
+      }
+    }
     if (copies * group > request.max_gpus) {
       continue;
     }

@@ -149,6 +149,11 @@ inline constexpr double gemm_overlap_norm = 1.25;
 // times: the narrowest that holds 85% of the fitting set's published figures.
 inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 
+// Waiting at a request rate: each copy an M/M/c queue whose servers are its
+// running sequences and whose service is one request's time in the batch
+// (TTFT + output x TPOT), Erlang C; p50 and p90 of the time to the first token.
+[[nodiscard]] Queueing queueing(double rate, const InferenceEstimate& inf);
+
 // Tensor-parallel ranks (and pipeline stages) the KV cache is split over.
 [[nodiscard]] double kv_split(const ModelShape& model, const Layout& layout);
 // One sequence's KV cache at --context tokens, in whole blocks, per GPU.

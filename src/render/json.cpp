@@ -523,6 +523,13 @@ void inference_json(Writer& w, const Estimate& e) {
     w.field("max_concurrency", inf.max_concurrency);
     w.field("max_concurrency_limit", to_string(inf.max_limit));
     range_field(w, "max_tokens_per_s", inf.max_tokens_per_s);
+    w.object_or_null("queue", inf.queue.has_value(), [&] {
+      w.field("stable", inf.queue->stable);
+      w.field("utilisation", round6(inf.queue->utilisation));
+      w.field("wait_probability", round6(inf.queue->wait_probability));
+      w.field("ttft_p50_ms", inf.queue->stable ? std::optional<double>(round6(inf.queue->ttft_p50_ms)) : std::nullopt);
+      w.field("ttft_p90_ms", inf.queue->stable ? std::optional<double>(round6(inf.queue->ttft_p90_ms)) : std::nullopt);
+    });
     w.object("engine", [&] {
       w.field("id", to_string(inf.engine));
       w.field("name", engine_profile(inf.engine).name);

@@ -188,6 +188,11 @@ constexpr Entry entries[] = {
   {Phrase::inference_max_load, "at maximum load, {} sequences of {} tokens ({}), about {:.0f} tokens/s",
    "满载时可同时运行 {} 路 {} tokens 的序列（{}），约 {:.0f} tokens/秒"},
   {Phrase::limit_memory, "as many as fit in memory", "显存可容纳的上限"},
+  {Phrase::inference_queue,
+   "at {} requests/s each copy's running sequences are {:.0f}% busy and {:.0f}% of requests wait for one: first "
+   "token in {} ms at the median, {} ms at p90 (queueing included)",
+   "每秒 {} 个请求时，每个副本的并发槽位 {:.0f}% 处于忙碌，{:.0f}% 的请求需排队等待：首 token 中位数 {} 毫秒，p90 {} "
+   "毫秒（含排队）"},
   {Phrase::limit_max_batch, "the scheduler's limit, --max-batch", "调度器上限 --max-batch"},
   {Phrase::limit_batched_tokens, "the scheduler's {} tokens a step", "调度器每步 {} tokens 的上限"},
   {Phrase::buy_cards, "buy the cards for about {}", "购卡约 {}"},

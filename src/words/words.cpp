@@ -374,6 +374,11 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     if (inf.request_rate) {
       lines.push_back(say(language, Phrase::inference_replicas, inf.replicas, e.layout.tensor * e.layout.pipeline,
                           inf.requests_per_s.typical, format::number(*inf.request_rate)));
+      if (inf.queue && inf.queue->stable) {
+        lines.push_back(say(language, Phrase::inference_queue, format::number(*inf.request_rate),
+                            100.0 * inf.queue->utilisation, 100.0 * inf.queue->wait_probability,
+                            format::number(inf.queue->ttft_p50_ms), format::number(inf.queue->ttft_p90_ms)));
+      }
     }
     const std::string limit = inf.max_limit == InferenceEstimate::Limit::memory ? say(language, Phrase::limit_memory)
                               : inf.max_limit == InferenceEstimate::Limit::max_batch

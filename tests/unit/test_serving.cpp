@@ -203,3 +203,51 @@ TEST_CASE("a rate no count on offer can serve is its own reason", "[serving]") {
   CHECK(e.why_not.requests_per_s > 0);
   CHECK(e.why_not.requests_per_s < 1e5);
 }
+
+TEST_CASE("queueing at a rate: Erlang C waits, p50 and p90 first tokens, copies kept below the p90 target",
+          "[serving]") {
+  InferenceEstimate inf;
+  inf.concurrency = 1;
+  inf.max_concurrency = 1;
+  inf.replicas = 1;
+  inf.output_tokens = 100;
+  inf.tpot_ms = {10, 10, 10};
+  inf.ttft_ms = {0, 0, 0};  // one request's service: 100 x 10 ms = 1 s
+  // M/M/1 at half load: half the requests wait, P(wait > t) = 0.5 exp(-(1 - 0.5) t).
+  Queueing q = sizing::queueing(0.5, inf);
+  CHECK(q.stable);
+  CHECK(q.utilisation == Approx(0.5));
+  CHECK(q.wait_probability == Approx(0.5));
+  CHECK(q.ttft_p50_ms == Approx(0.0).margin(1e-9));
+  CHECK(q.ttft_p90_ms == Approx(1000.0 * std::log(0.5 / 0.1) / 0.5));
+  // More servers at the same load per server wait less (the pooling of many sequences).
+  inf.concurrency = 100;
+  inf.max_concurrency = 100;
+  q = sizing::queueing(50, inf);
+  CHECK(q.utilisation == Approx(0.5));
+  CHECK(q.wait_probability < 1e-6);
+  CHECK(q.ttft_p90_ms == Approx(0.0).margin(1e-6));
+  // At or past capacity the queue grows without bound.
+  CHECK_FALSE(sizing::queueing(100, inf).stable);
+  // Two copies halve each one's rate.
+  inf.replicas = 2;
+  CHECK(sizing::queueing(100, inf).utilisation == Approx(0.5));
+}
+
+TEST_CASE("a request rate is served with the p90 first token within its target", "[serving]") {
+  const GpuSpec gpu = test::card("g80", 80, 3350, 989, 8, 2.0);
+  const ModelShape model = infer_shape(8e9);
+  Request r = serving(8e9, 1, 1, 3584, 512);
+  r.count.reset();
+  r.concurrency.reset();
+  r.tpot_target_ms = 50;
+  r.ttft_target_ms = 2000;
+  r.request_rate = 20;
+  const Estimate e = estimate(r, model, gpu);
+  REQUIRE(e.inference);
+  REQUIRE(e.inference->queue);
+  CHECK(e.inference->queue->stable);
+  CHECK(e.inference->queue->ttft_p90_ms <= *e.inference->ttft_target_ms);
+  CHECK(e.inference->queue->ttft_p50_ms <= e.inference->queue->ttft_p90_ms);
+  CHECK(e.inference->requests_per_s.typical >= 20);
+}
