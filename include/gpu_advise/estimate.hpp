@@ -129,6 +129,23 @@ struct InferenceEstimate {
   bool memory_of_free = false;
   double engine_speed = 1.0;
   std::optional<Queueing> queue;  // with --request-rate
+  // Prefill and decode in separate pools of the plan's copies (xPyD), when
+  // that serves more within the targets; the figures above are then the
+  // split's (concurrency: each decode copy's batch).
+  struct Disaggregated {
+    int prefill_copies = 0;
+    int decode_copies = 0;
+    int decode_batch = 0;
+    double requests_per_s = 0;  // typical
+    double colocated_rps = 0;   // what the same copies serve, each prefilling and decoding
+    double ttft_ms = 0;         // prefill step + KV transfer + one decode step
+    double tpot_ms = 0;         // a decode-only step
+    double kv_transfer_ms = 0;  // one prompt's KV cache from the prefill to the decode pool
+  };
+  std::optional<Disaggregated> disaggregated;
+  // Copies decoding, and sequences decoding in the whole plan.
+  [[nodiscard]] int decoding_copies() const { return disaggregated ? disaggregated->decode_copies : replicas; }
+  [[nodiscard]] int running() const { return concurrency * decoding_copies(); }
 };
 
 [[nodiscard]] std::span<const EnumName<InferenceEstimate::Point>> names(InferenceEstimate::Point);  // "targets", ...

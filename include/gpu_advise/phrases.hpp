@@ -135,6 +135,7 @@ enum class Phrase {
   limit_memory,
   limit_max_batch,
   inference_queue,
+  inference_disaggregated,
   limit_batched_tokens,
   buy_cards,
   buy_servers,

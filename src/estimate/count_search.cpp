@@ -371,6 +371,7 @@ std::optional<SearchResult> search_rate(const Request& request, const ModelShape
   one.request_rate.reset();
   const double rate = *request.request_rate;
   std::optional<int> best;
+  int best_group = 1;
   const int node = std::max(1, gpu.node.gpus_per_node);
   for (std::size_t k = 0; k < ladder.size(); ++k) {
     const int group = ladder[k];
@@ -405,12 +406,30 @@ std::optional<SearchResult> search_rate(const Request& request, const ModelShape
     const auto n = ladder.multiples_of(group).at_least(static_cast<int>(copies) * group);
     if (n && (!best || *n < *best)) {
       best = n;
+      best_group = group;
     }
   }
   if (!best) {
     return std::nullopt;
   }
   Probe chosen = probe_serving(request, model, gpu, *best, usable, relax);
+  // Copies that split into prefill and decode pools may serve the rate on
+  // fewer GPUs than one copy's colocated rate implies: a few smaller counts
+  // of the same copy size, largest first, while they still serve it.
+  const CountLadder multiples = ladder.multiples_of(best_group);
+  for (std::size_t k = multiples.size(), tried = 0; k-- > 0 && tried < 8;) {
+    const int n = multiples[k];
+    if (n >= *best || n < 2 * best_group) {
+      continue;
+    }
+    ++tried;
+    Probe fewer = probe_serving(request, model, gpu, n, usable, relax);
+    if (!fewer.candidate || !fewer.candidate->serving || !fewer.candidate->serving->disaggregated) {
+      break;
+    }
+    best = n;
+    chosen = std::move(fewer);
+  }
   if (!chosen.candidate) {  // the copies meet the rate by construction; kept for safety
     return std::nullopt;
   }

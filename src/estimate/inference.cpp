@@ -126,6 +126,14 @@ class StepModel {
     const double prompts = batch / m_output;
     return (pipelined(batch + prompts * m_prompt, stage_s(batch, prompts, r)) + r.overhead_s) / m_speed;
   }
+  // A decode-only step (a disaggregated decode pool: no prefill joins it).
+  [[nodiscard]] double decode_step_s(double batch, const Rates& r) const {
+    return (pipelined(batch, stage_s(batch, 0, r)) + r.overhead_s) / m_speed;
+  }
+  // A prefill-only step of `prompts` whole prompts (a disaggregated prefill pool).
+  [[nodiscard]] double prefill_step_s(double prompts, const Rates& r) const {
+    return (pipelined(prompts * m_prompt, stage_s(0, prompts, r)) + r.overhead_s) / m_speed;
+  }
   // One prompt's prefill on its own.
   [[nodiscard]] double prefill_s(const Rates& r) const {
     return (pipelined(m_prompt, stage_s(0, 1, r)) + r.overhead_s) / m_speed;
@@ -240,7 +248,7 @@ Queueing queueing(double rate, const InferenceEstimate& inf) {
   const double first_s = inf.ttft_ms.typical / 1e3;
   // A request holds one of the copy's running sequences from admission to its last token.
   const double service_s = first_s + inf.output_tokens * tpot_s;
-  const double lambda = rate / std::max(1, inf.replicas);
+  const double lambda = rate / std::max(1, inf.decoding_copies());
   const double offered = lambda * service_s;
   q.utilisation = offered / slots;
   if (service_s <= 0 || q.utilisation >= 1.0) {
@@ -273,6 +281,68 @@ double kv_bytes_per_sequence(const Request& request, const ModelShape& model, co
   const double blocks = std::ceil(request.context / kv_block_tokens);
   return model.kv_bytes(blocks * kv_block_tokens, kv_value_bytes(request)) / kv_split(model, layout);
 }
+
+namespace {
+
+// Prefill and decode in separate pools (docs/methodology.md §5,
+// "Disaggregated prefill and decode"): of the layout's copies, x prefill
+// prompts only and y = copies - x decode only, the KV cache of each prompt
+// sent from one to the other. The split that serves the most requests/s
+// within the targets, when it serves more than the copies serving both.
+std::optional<InferenceEstimate::Disaggregated> best_split(const Request& request, const ModelShape& model,
+                                                           const GpuSpec& gpu, const Layout& layout,
+                                                           const StepModel& steps, const InferenceEstimate& inf,
+                                                           double decode_room) {
+  const int copies = std::max(1, layout.data);
+  if (copies < 2 || request.concurrency) {
+    return std::nullopt;
+  }
+  const Rates typical = corner(gpu, 1);
+  const double prompt = inf.prompt_tokens;
+  const double output = inf.output_tokens;
+  // Prefill: as many whole prompts a step as the token limit takes.
+  const double prompts = std::max(1.0, std::floor(request.max_batched_tokens.value_or(8192) / std::max(prompt, 1.0)));
+  const double prefill_step = steps.prefill_step_s(prompts, typical);
+  // The KV cache of one prompt crosses from a prefill copy to a decode copy:
+  // over the scale-up link when both sit in one domain, else the network,
+  // each GPU of the copy sending its share.
+  const int group = std::max(1, layout.tensor * layout.pipeline);
+  const int domain = std::max(1, gpu.interconnect.domain_size);
+  const bool within = group * copies <= domain;
+  const double link_gb_per_s =
+      within ? gpu.interconnect.bandwidth_gb_per_s / 2.0
+             : (gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie_gb_per_s(gpu));
+  const double kv_bytes = model.kv_bytes(prompt, kv_value_bytes(request)) / group;
+  const double transfer_s = kv_bytes / (link_gb_per_s * 1e9 * link_efficiency) + link_latency_s;
+  // Decode: the largest batch memory holds (the whole context's cache) within the TPOT target.
+  const int largest = static_cast<int>(std::min<double>(decode_room, request.max_batch.value_or(256)));
+  auto tpot_ms = [&](int b) { return steps.decode_step_s(b, typical) * 1e3; };
+  const std::optional<double> tpot_target = inf.tpot_target_ms;
+  const int batch = largest_batch(largest, [&](int b) { return !tpot_target || tpot_ms(b) <= *tpot_target; });
+  if (batch < 1) {
+    return std::nullopt;
+  }
+  const double ttft_ms = (prefill_step + transfer_s + steps.decode_step_s(batch, typical)) * 1e3;
+  if (inf.ttft_target_ms && ttft_ms > *inf.ttft_target_ms) {
+    return std::nullopt;
+  }
+  const double decode_rate = batch / (output * steps.decode_step_s(batch, typical));  // requests/s per copy
+  const double prefill_rate = prompts / prefill_step;
+  std::optional<InferenceEstimate::Disaggregated> best;
+  for (int x = 1; x < copies; ++x) {
+    const double served = std::min(x * prefill_rate, (copies - x) * decode_rate);
+    if (!best || served > best->requests_per_s) {
+      best = InferenceEstimate::Disaggregated{
+          x, copies - x, batch, served, inf.requests_per_s.typical, ttft_ms, tpot_ms(batch), transfer_s * 1e3};
+    }
+  }
+  if (!best || best->requests_per_s <= inf.requests_per_s.typical) {
+    return std::nullopt;
+  }
+  return best;
+}
+
+}  // namespace
 
 ServingResult serve(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
                     const MemoryBreakdown& memory, double usable, bool relax_default_targets) {
@@ -394,6 +464,18 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   };
   inf.ttft_ms = {ttft(2), ttft(1), ttft(0)};
 
+  // Disaggregated prefill and decode, where it serves more within the targets.
+  if (auto split = best_split(request, model, gpu, layout, steps, inf, free_bytes / per_sequence)) {
+    const double ratio = split->requests_per_s / inf.requests_per_s.typical;
+    inf.tokens_per_s = scale(inf.tokens_per_s, ratio);
+    inf.requests_per_s = scale(inf.requests_per_s, ratio);
+    const double tpot_ratio = split->tpot_ms / inf.tpot_ms.typical;
+    inf.tpot_ms = scale(inf.tpot_ms, tpot_ratio);
+    inf.user_tokens_per_s = scale(inf.user_tokens_per_s, 1.0 / tpot_ratio);
+    inf.ttft_ms = scale(inf.ttft_ms, split->ttft_ms / inf.ttft_ms.typical);
+    inf.concurrency = split->decode_batch;
+    inf.disaggregated = split;
+  }
   if (request.request_rate) {
     // Waiting for a free sequence at the rate (queueing, docs/methodology.md
     // §5): the copies must keep the p90 time to the first token within the

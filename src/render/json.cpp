@@ -530,6 +530,15 @@ void inference_json(Writer& w, const Estimate& e) {
       w.field("ttft_p50_ms", inf.queue->stable ? std::optional<double>(round6(inf.queue->ttft_p50_ms)) : std::nullopt);
       w.field("ttft_p90_ms", inf.queue->stable ? std::optional<double>(round6(inf.queue->ttft_p90_ms)) : std::nullopt);
     });
+    w.object_or_null("disaggregated", inf.disaggregated.has_value(), [&] {
+      const auto& d = *inf.disaggregated;
+      w.field("prefill_copies", d.prefill_copies);
+      w.field("decode_copies", d.decode_copies);
+      w.field("decode_batch", d.decode_batch);
+      w.field("requests_per_s", round6(d.requests_per_s));
+      w.field("colocated_requests_per_s", round6(d.colocated_rps));
+      w.field("kv_transfer_ms", round6(d.kv_transfer_ms));
+    });
     w.object("engine", [&] {
       w.field("id", to_string(inf.engine));
       w.field("name", engine_profile(inf.engine).name);

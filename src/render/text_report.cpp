@@ -131,7 +131,8 @@ std::string headline(const Report& report, Language l) {
       line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical, unit));
     }
     if (inf.replicas > 1 || inf.request_rate) {
-      line += say(l, Phrase::best_replicas, inf.replicas, inf.concurrency, inf.context, inf.requests_per_s.typical);
+      line += say(l, Phrase::best_replicas, inf.decoding_copies(), inf.concurrency, inf.context,
+                  inf.requests_per_s.typical);
     } else {
       line += say(l, Phrase::best_concurrency, inf.concurrency, inf.context);
     }

@@ -193,6 +193,11 @@ constexpr Entry entries[] = {
    "token in {} ms at the median, {} ms at p90 (queueing included)",
    "每秒 {} 个请求时，每个副本的并发槽位 {:.0f}% 处于忙碌，{:.0f}% 的请求需排队等待：首 token 中位数 {} 毫秒，p90 {} "
    "毫秒（含排队）"},
+  {Phrase::inference_disaggregated,
+   "prefill and decode run apart: {} copies prefill the prompts, {} decode ({} sequences each), each prompt's KV "
+   "cache sent across in {} ms; {} requests/s, where every copy doing both would serve {}",
+   "预填充与解码分离部署：{} 个副本做预填充，{} 个副本做解码（每个 {} 路并发），每个请求的 KV 缓存传输耗时 {} 毫秒；"
+   "每秒 {} 个请求，而每个副本同时做两者时为 {}"},
   {Phrase::limit_max_batch, "the scheduler's limit, --max-batch", "调度器上限 --max-batch"},
   {Phrase::limit_batched_tokens, "the scheduler's {} tokens a step", "调度器每步 {} tokens 的上限"},
   {Phrase::buy_cards, "buy the cards for about {}", "购卡约 {}"},

@@ -354,8 +354,8 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
   }
   if (e.inference) {
     const auto& inf = *e.inference;
-    lines.push_back(say(language, Phrase::inference_speed, inf.tokens_per_s.typical, inf.concurrency * inf.replicas,
-                        inf.tpot_ms.typical, inf.user_tokens_per_s.typical, inf.ttft_ms.typical));
+    lines.push_back(say(language, Phrase::inference_speed, inf.tokens_per_s.typical, inf.running(), inf.tpot_ms.typical,
+                        inf.user_tokens_per_s.typical, inf.ttft_ms.typical));
     if (inf.point == InferenceEstimate::Point::knee) {
       lines.push_back(say(language, Phrase::inference_point_knee, inf.min_tpot_ms));
     } else if (inf.point == InferenceEstimate::Point::targets) {
@@ -370,6 +370,12 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
         lines.push_back(say(language, Phrase::inference_point_targets,
                             text::join(targets, language == Language::zh ? "、" : " and ")));
       }
+    }
+    if (inf.disaggregated) {
+      const auto& d = *inf.disaggregated;
+      lines.push_back(say(language, Phrase::inference_disaggregated, d.prefill_copies, d.decode_copies, d.decode_batch,
+                          format::number(d.kv_transfer_ms), format::number(d.requests_per_s),
+                          format::number(d.colocated_rps)));
     }
     if (inf.request_rate) {
       lines.push_back(say(language, Phrase::inference_replicas, inf.replicas, e.layout.tensor * e.layout.pipeline,
@@ -861,8 +867,7 @@ std::string plan_in_brief(const Request& request, const Recommendation& pick, La
               format_parameter_count(e.training->tokens));
   } else if (e.inference) {
     out = say(language, request.mode == CostMode::rent ? Phrase::brief_serving_rent : Phrase::brief_serving_own,
-              e.inference->tokens_per_s.typical, e.inference->concurrency * e.inference->replicas,
-              e.inference->user_tokens_per_s.typical, money);
+              e.inference->tokens_per_s.typical, e.inference->running(), e.inference->user_tokens_per_s.typical, money);
   }
   if (request.mode == CostMode::buy && e.cost.purchase_usd) {
     out += say(language, Phrase::brief_cards, format::money(e.cost.purchase_usd->typical, unit));

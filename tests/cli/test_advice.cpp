@@ -588,3 +588,26 @@ TEST_CASE("own or rent: the owning flags are checked", "[cli][ownership]") {
     CHECK_THAT(bad.err, Catch::Contains(flag));
   }
 }
+
+TEST_CASE("serving: prefill and decode run apart when that serves more within the targets", "[cli][serving]") {
+  // 16,000-token prompts, 200-token answers, 8 ms a token: a copy that both
+  // prefills and decodes can run only a few sequences within the target.
+  const std::vector<std::string> args = {
+      "--model",   "llama-3.1-8b", "--task",          "inference", "--gpu",     "h100-sxm5", "--count",  "8",
+      "--context", "16000",        "--output-tokens", "200",       "--tpot-ms", "8",         "--copies", "4"};
+  const auto best = plan(args);
+  const auto& split = best["inference"]["disaggregated"];
+  REQUIRE(split.is_object());
+  CHECK(split["prefill_copies"].get<int>() + split["decode_copies"].get<int>() == 4);
+  CHECK(split["requests_per_s"].get<double>() > split["colocated_requests_per_s"].get<double>());
+  CHECK(split["kv_transfer_ms"].get<double>() > 0);
+  CHECK(best["inference"]["tpot_ms"]["typical"].get<double>() <= 8.0);
+  CHECK(best["inference"]["concurrency"] == split["decode_batch"]);
+  // Short prompts: serving both in every copy is better, and no split is shown.
+  const auto chat = plan({"--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100-sxm5", "--count", "8",
+                          "--context", "1024", "--output-tokens", "512"});
+  CHECK(chat["inference"]["disaggregated"].is_null());
+  std::vector<std::string> text_args = args;
+  const Result text = run(text_args);
+  CHECK_THAT(text.out, Catch::Contains("prefill and decode run apart"));
+}

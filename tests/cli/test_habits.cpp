@@ -359,7 +359,9 @@ TEST_CASE("fit says what the cards you have can train or serve, in every format"
       CHECK(row["plan"]["count"] == 8);  // training runs on every card
     }
     if (row["task"] == "inference" && row["fits"].get<bool>()) {
-      CHECK(row["copies"].get<int>() * row["plan"]["count"].get<int>() <= 8);
+      // Plans of the fleet's GPUs: copies / copies per plan x GPUs per plan.
+      const int per_plan = row["plan"]["inference"]["replicas"].get<int>();
+      CHECK(row["copies"].get<int>() / per_plan * row["plan"]["count"].get<int>() <= 8);
     }
     if (!row["fits"].get<bool>()) {
       CHECK(row["plan"].is_null());

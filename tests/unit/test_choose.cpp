@@ -128,7 +128,10 @@ TEST_CASE("serving a request rate: served under twice the rate once several copi
         CHECK(served >= rate * (1 - 1e-9));
         if (e.inference->replicas > 1) {
           ++several;
-          CHECK(served < 2 * rate);
+          // The count is sized on the copies serving both phases; split into
+          // prefill and decode pools, the same GPUs may serve more.
+          const double colocated = e.inference->disaggregated ? e.inference->disaggregated->colocated_rps : served;
+          CHECK(colocated < 2 * rate);
         }
       }
     }
