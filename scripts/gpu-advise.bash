@@ -104,7 +104,7 @@ _gpu_advise() {
     --lang) _gpu_advise_reply "en zh"; return ;;
     --color) _gpu_advise_reply "auto always never"; return ;;
     --precision) _gpu_advise_reply "bf16 fp8 int8 int4 fp4"; return ;;
-    --kv-precision) _gpu_advise_reply "bf16 fp8"; return ;;
+    --kv-precision) _gpu_advise_reply "bf16 fp8 fp4"; return ;;
     --engine) _gpu_advise_reply "vllm vllm-rocm vllm-ascend sglang trtllm mindie lmdeploy auto"; return ;;
     --recompute) _gpu_advise_reply "full selective none"; return ;;
     --optimizer) _gpu_advise_reply "adamw adamw-bf16 adamw-8bit adamw-8bit-bf16"; return ;;

@@ -229,6 +229,7 @@ struct Shortfall {
     no_fp8,
     no_fp4,
     no_engine,  // --engine does not run on the card's software stack (engine, stack)
+    no_fp4_kv,  // --kv-precision fp4: TensorRT-LLM on a card with FP4 tensor cores only
     deadline,
     latency,
     rate,

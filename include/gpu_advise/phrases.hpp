@@ -218,6 +218,7 @@ enum class Phrase {
   why_no_fp8,
   why_no_fp4,
   why_no_engine,
+  why_no_fp4_kv,
   why_deadline,
   why_tpot,
   why_ttft,

@@ -53,7 +53,7 @@ struct BudgetChoice {
 
 enum class Recompute { full, selective, none };
 enum class InferencePrecision { bf16, fp8, int8, int4, fp4 };
-enum class KvPrecision { bf16, fp8 };
+enum class KvPrecision { bf16, fp8, fp4 };
 // The serving engine whose scheduler defaults and speed a serving plan assumes
 // (--engine; docs/methodology.md §5, "Engines").
 enum class ServingEngine { vllm, sglang, trtllm, mindie, lmdeploy };

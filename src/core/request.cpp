@@ -86,7 +86,8 @@ std::span<const EnumName<InferencePrecision>> names(InferencePrecision) {
 }
 
 std::span<const EnumName<KvPrecision>> names(KvPrecision) {
-  static constexpr EnumName<KvPrecision> table[] = {{KvPrecision::bf16, "bf16"}, {KvPrecision::fp8, "fp8"}};
+  static constexpr EnumName<KvPrecision> table[] = {
+      {KvPrecision::bf16, "bf16"}, {KvPrecision::fp8, "fp8"}, {KvPrecision::fp4, "fp4"}};
   return table;
 }
 

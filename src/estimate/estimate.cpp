@@ -102,6 +102,12 @@ Estimate plan_at_smallest(const Request& stated, const ModelShape& model, const 
     e.why_not.kind = Shortfall::Kind::no_fp4;
     return e;
   }
+  // An FP4 (NVFP4) KV cache: TensorRT-LLM's, on cards with FP4 tensor cores.
+  if (request.task == Task::inference && request.kv_precision == KvPrecision::fp4 &&
+      (!gpu.compute.fp4_tflops || request.engine != ServingEngine::trtllm)) {
+    e.why_not.kind = Shortfall::Kind::no_fp4_kv;
+    return e;
+  }
   if (request.task == Task::inference && !runs_on(engine_profile(*request.engine), gpu.software)) {
     e.why_not.kind = Shortfall::Kind::no_engine;
     e.why_not.engine = *request.engine;

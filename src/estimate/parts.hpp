@@ -137,7 +137,13 @@ inline constexpr double link_efficiency = 0.75;  // NCCL bus bandwidth as a shar
 }
 // Bytes of one cached K or V value at --kv-precision.
 [[nodiscard]] inline double kv_value_bytes(const Request& request) {
-  return request.kv_precision == KvPrecision::fp8 ? 1.0 : 2.0;
+  // NVFP4: 4-bit values and one FP8 scale per 16 (0.5 + 1/16 bytes).
+  switch (request.kv_precision) {
+    case KvPrecision::bf16: return 2.0;
+    case KvPrecision::fp8: return 1.0;
+    case KvPrecision::fp4: return bytes_fp4_weight;
+  }
+  return 2.0;
 }
 inline constexpr double knee_factor = 1.25;  // the knee: latency within 25% of its one-sequence floor
 // Per step: scheduling, sampling and launching a CUDA graph, fitted on the

@@ -337,7 +337,8 @@ void reason_json(Writer& w, const RejectReason& reason, const Request& request, 
           w.field("smallest_offered", why.count);
           return;
         case Shortfall::Kind::no_fp8:
-        case Shortfall::Kind::no_fp4: w.field("kind", "precision"); return;
+        case Shortfall::Kind::no_fp4:
+        case Shortfall::Kind::no_fp4_kv: w.field("kind", "precision"); return;
         case Shortfall::Kind::no_engine:
           w.field("kind", "engine");
           w.field("engine", to_string(why.engine));

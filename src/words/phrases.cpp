@@ -324,6 +324,11 @@ constexpr Entry entries[] = {
    "GB200、GB300、RTX PRO 6000、RTX 5090、MI355X、Ascend 950PR）"},
   {Phrase::why_no_engine, "{} does not run on {} (it runs on {}): choose another --engine, or a card it runs on",
    "{} 不支持 {}（它支持 {}）：请换用其他 --engine，或选择它支持的卡"},
+  {Phrase::why_no_fp4_kv,
+   "an FP4 KV cache (--kv-precision fp4, NVFP4) is TensorRT-LLM's on cards with FP4 tensor cores (Blackwell): "
+   "--engine trtllm on a B200, B300, GB200 or GB300, or --kv-precision fp8",
+   "FP4 KV 缓存（--kv-precision fp4，即 NVFP4）仅 TensorRT-LLM 在具备 FP4 张量核心的卡（Blackwell）上支持：请用 "
+   "--engine trtllm 搭配 B200、B300、GB200 或 GB300，或改用 --kv-precision fp8"},
   {Phrase::why_no_fp8, "no FP8 support on this card (--precision fp8 needs Hopper, Ada, Blackwell, CDNA 3 or Gaudi 3)",
    "此卡不支持 FP8（--precision fp8 需要 Hopper、Ada、Blackwell、CDNA 3 或 Gaudi 3 架构）"},
   {Phrase::why_deadline, "cannot finish within {} with up to {} GPUs (at {} GPUs: about {})",

@@ -89,6 +89,7 @@ std::string describe(const Shortfall& why, Language language) {
     case Shortfall::Kind::none: return {};
     case Shortfall::Kind::no_fp8: return say(language, Phrase::why_no_fp8);
     case Shortfall::Kind::no_fp4: return say(language, Phrase::why_no_fp4);
+    case Shortfall::Kind::no_fp4_kv: return say(language, Phrase::why_no_fp4_kv);
     case Shortfall::Kind::no_engine: {
       const EngineProfile& engine = engine_profile(why.engine);
       std::vector<std::string> stacks;

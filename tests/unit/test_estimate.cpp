@@ -796,3 +796,31 @@ TEST_CASE("a price file's shapes and kinds in the request's market are what a pl
   CHECK(sizing::rent_shapes(Request{}, plain) == std::vector<int>{1, 8});
   CHECK(sizing::file_quotes(Request{}, plain).empty());
 }
+
+TEST_CASE("an FP4 KV cache is TensorRT-LLM's on FP4 cards, and holds 0.5625 bytes a value", "[estimate]") {
+  Request r = request(70e9, Task::inference);
+  r.count = 1;
+  r.kv_precision = KvPrecision::fp4;
+  r.tpot_target_ms.reset();
+  r.ttft_target_ms.reset();
+  GpuSpec blackwell = test::card("b", 180, 8000, 2250, 8, 2.0);
+  blackwell.compute.fp8_tflops = 4500;
+  blackwell.compute.fp4_tflops = 9000;
+  const ModelShape model = infer_shape(70e9);
+  // vLLM (the default) has no FP4 cache; nor has a card without FP4.
+  CHECK(estimate(r, model, blackwell).why_not.kind == Shortfall::Kind::no_fp4_kv);
+  r.engine = ServingEngine::trtllm;
+  GpuSpec hopper = blackwell;
+  hopper.compute.fp4_tflops.reset();
+  const Estimate refused = estimate(r, model, hopper);
+  CHECK(refused.why_not.kind == Shortfall::Kind::no_fp4_kv);
+  CHECK_THAT(describe(refused.why_not, Language::en), Catch::Contains("--engine trtllm"));
+  const Estimate fp4 = estimate(r, model, blackwell);
+  REQUIRE(fp4.fits);
+  Request eight = r;
+  eight.kv_precision = KvPrecision::fp8;
+  const Estimate fp8 = estimate(eight, model, blackwell);
+  REQUIRE(fp8.fits);
+  // The same memory holds 1 / 0.5625 as many sequences.
+  CHECK(fp4.inference->max_concurrency == Approx(fp8.inference->max_concurrency / 0.5625).epsilon(0.02));
+}
