@@ -428,7 +428,7 @@ std::optional<SearchResult> search_rate(const Request& request, const ModelShape
       break;
     }
     best = n;
-    chosen = std::move(fewer);
+    chosen = fewer;
   }
   if (!chosen.candidate) {  // the copies meet the rate by construction; kept for safety
     return std::nullopt;

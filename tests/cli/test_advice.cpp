@@ -607,7 +607,6 @@ TEST_CASE("serving: prefill and decode run apart when that serves more within th
   const auto chat = plan({"--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100-sxm5", "--count", "8",
                           "--context", "1024", "--output-tokens", "512"});
   CHECK(chat["inference"]["disaggregated"].is_null());
-  std::vector<std::string> text_args = args;
-  const Result text = run(text_args);
+  const Result text = run(args);
   CHECK_THAT(text.out, Catch::Contains("prefill and decode run apart"));
 }
