@@ -256,7 +256,8 @@ struct Shortfall {
   // rate: --request-rate, and the requests/s the largest count tried serves.
   double request_rate = 0;
   double requests_per_s = 0;
-  bool serving = false;  // activations: the figures are a step's workspace and one sequence's cache
+  double queue_p90_ms = 0;  // rate: served on average, but the p90 first token (waiting included) misses target_ms
+  bool serving = false;     // activations: the figures are a step's workspace and one sequence's cache
 };
 
 // A caveat of the estimate.

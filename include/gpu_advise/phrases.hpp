@@ -219,6 +219,7 @@ enum class Phrase {
   why_no_fp4,
   why_no_engine,
   why_no_fp4_kv,
+  why_rate_queue,
   why_deadline,
   why_tpot,
   why_ttft,

@@ -316,6 +316,10 @@ std::string_view constraint_kind(const RejectReason& reason) {
         case Shortfall::Kind::latency: return "latency";
         case Shortfall::Kind::rate: return "rate";
         case Shortfall::Kind::no_shape: return "max_gpus";
+        case Shortfall::Kind::no_fp8:
+        case Shortfall::Kind::no_fp4:
+        case Shortfall::Kind::no_fp4_kv: return "precision";
+        case Shortfall::Kind::no_engine: return "engine";
         default: return "memory";
       }
     }

@@ -103,8 +103,9 @@ struct Probe {
   std::optional<Candidate> candidate;
   MemoryBreakdown smallest;
   std::optional<TrainingEstimate> too_slow;
-  std::optional<ServingResult> latency;  // serving: the closest miss of a latency target
-  std::optional<double> rate_served;     // serving: the most requests/s of layouts short of the rate
+  std::optional<ServingResult> latency;                 // serving: the closest miss of a latency target
+  std::optional<double> rate_served;                    // serving: the most requests/s of layouts short of the rate
+  std::optional<std::pair<double, double>> queue_miss;  // serving: the rate served, p90 first token over its target
 };
 
 // A training layout's time, computed once for its preference and its deadline.
@@ -155,6 +156,9 @@ Probe probe_serving(const Request& request, const ModelShape& model, const GpuSp
     }
     if (served.short_of_rate) {
       result.rate_served = std::max(result.rate_served.value_or(0), served.estimate->requests_per_s.typical);
+      if (served.queue_p90_ms > 0 && (!result.queue_miss || served.queue_p90_ms < result.queue_miss->first)) {
+        result.queue_miss = std::pair{served.queue_p90_ms, served.queue_target_ms};
+      }
       continue;
     }
     const double preference = served.estimate->requests_per_s.typical;
@@ -351,6 +355,7 @@ SearchResult search_counts(const Request& request, const ModelShape& model, cons
   result.smallest = last.smallest;
   result.missed = last.too_slow;
   result.rate_served = result.chosen ? std::nullopt : last.rate_served;
+  result.queue_miss = result.chosen ? std::nullopt : last.queue_miss;
   if (result.chosen || !last.latency) {  // the blocker only when the last count fit and missed
     result.latency.reset();
   }
@@ -390,15 +395,19 @@ std::optional<SearchResult> search_rate(const Request& request, const ModelShape
     double copies = std::ceil(rate / copy.candidate->serving->requests_per_s.typical);
     // More copies until each one's queue keeps the p90 first token within the
     // target (a bounded search: a copy at half load hardly waits).
-    if (const auto target = copy.candidate->serving->ttft_target_ms) {
-      InferenceEstimate one_copy = *copy.candidate->serving;
+    bool queued = false;
+    if (const auto target = p90_target_ms(request, *copy.candidate->serving)) {
+      queued = true;
       for (int more = 0; more < 64; ++more, ++copies) {
-        one_copy.replicas = static_cast<int>(copies) * std::max(1, copy.candidate->serving->replicas);
-        const Queueing q = queueing(rate, one_copy);
+        const Queueing q = queueing(rate / copies, *copy.candidate->serving);  // each group's share of the rate
         if (q.stable && q.ttft_p90_ms <= *target) {
+          queued = false;
           break;
         }
       }
+    }
+    if (queued) {  // no count of this copy size keeps the p90 within the target
+      continue;
     }
     if (copies * group > request.max_gpus) {
       continue;

@@ -87,7 +87,8 @@ constexpr EngineProfile mindie{ServingEngine::mindie,
                                "hiascend.com MindIE Service configuration parameters (config.json)"};
 // LMDeploy TurboMind: max_batch_size by device name (lmdeploy/utils.py,
 // get_max_batch_size: 1024 on H100, H800, H200 and L20Y, 384 on A100 and
-// A800, 128 elsewhere; sizing::on_card applies the names), max_prefill_token_num
+// A800, 128 elsewhere, matched within the device's name; sizing::on_card
+// applies it to the catalog's ids), max_prefill_token_num
 // 8192, cache_max_entry_count 0.8 of the free memory (lmdeploy/messages.py).
 constexpr EngineProfile lmdeploy{ServingEngine::lmdeploy,
                                  "LMDeploy",
@@ -103,11 +104,11 @@ constexpr EngineProfile lmdeploy{ServingEngine::lmdeploy,
 // LMDeploy's table of device names.
 int lmdeploy_max_batch(const GpuSpec& gpu) {
   for (const std::string_view name : {"h100", "h800", "h200", "l20y"}) {
-    if (gpu.id.starts_with(name)) {
+    if (gpu.id.find(name) != std::string::npos) {  // LMDeploy matches within the device's name
       return 1024;
     }
   }
-  return gpu.id.starts_with("a100") || gpu.id.starts_with("a800") ? 384 : 128;
+  return gpu.id.find("a100") != std::string::npos || gpu.id.find("a800") != std::string::npos ? 384 : 128;
 }
 
 constexpr std::array<const EngineProfile*, 5> profiles{&vllm, &sglang, &trtllm, &mindie, &lmdeploy};

@@ -37,6 +37,10 @@ Shortfall shortfall(const Request& request, const GpuSpec& gpu, const SearchResu
     why.count = found.last_count;
     why.request_rate = *request.request_rate;
     why.requests_per_s = *found.rate_served;
+    if (found.queue_miss) {
+      why.queue_p90_ms = found.queue_miss->first;
+      why.target_ms = found.queue_miss->second;
+    }
   } else if (found.latency) {
     why.kind = Shortfall::Kind::latency;
     why.count = found.latency_count;

@@ -270,6 +270,13 @@ Queueing queueing(double rate, const InferenceEstimate& inf) {
   return q;
 }
 
+std::optional<double> p90_target_ms(const Request& request, const InferenceEstimate& inf) {
+  if (request.ttft_stated) {
+    return request.ttft_target_ms;
+  }
+  return inf.point == InferenceEstimate::Point::concurrency ? std::nullopt : inf.ttft_target_ms;
+}
+
 double kv_split(const ModelShape& model, const Layout& layout) {
   // KV heads split across tensor-parallel ranks up to g; MLA's latent is not
   // split by heads. Pipeline stages each hold their layers' cache.
@@ -306,13 +313,17 @@ std::optional<InferenceEstimate::Disaggregated> best_split(const Request& reques
   // The KV cache of one prompt crosses from a prefill copy to a decode copy:
   // over the scale-up link when both sit in one domain, else the network,
   // each GPU of the copy sending its share.
+  // over the scale-up link when all the copies share one domain, PCIe inside
+  // one server, else the network (no faster than PCIe), as a pipeline hop.
   const int group = std::max(1, layout.tensor * layout.pipeline);
   const int domain = std::max(1, gpu.interconnect.domain_size);
-  const bool within = group * copies <= domain;
-  const double link_gb_per_s =
-      within ? gpu.interconnect.bandwidth_gb_per_s / 2.0
-             : (gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie_gb_per_s(gpu));
-  const double kv_bytes = model.kv_bytes(prompt, kv_value_bytes(request)) / group;
+  const int server = std::max({1, gpu.node.gpus_per_node, domain});
+  const double pcie = pcie_gb_per_s(gpu);
+  const double network = gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie;
+  const double link_gb_per_s = domain >= 2 && group * copies <= domain ? gpu.interconnect.bandwidth_gb_per_s / 2.0
+                               : group * copies <= server              ? pcie
+                                                                       : std::min(network, pcie);
+  const double kv_bytes = model.kv_bytes(prompt, kv_value_bytes(request)) / kv_split(model, layout);
   const double transfer_s = kv_bytes / (link_gb_per_s * 1e9 * link_efficiency) + link_latency_s;
   // Decode: the largest batch memory holds (the whole context's cache) within the TPOT target.
   const int largest = static_cast<int>(std::min<double>(decode_room, request.max_batch.value_or(256)));
@@ -340,6 +351,25 @@ std::optional<InferenceEstimate::Disaggregated> best_split(const Request& reques
     return std::nullopt;
   }
   return best;
+}
+
+// The plan's figures become the split's: its rate, its decode-only TPOT, its
+// first token (prefill + KV transfer + a decode step), each copy's batch.
+void adopt(const InferenceEstimate::Disaggregated& split, InferenceEstimate& inf) {
+  const double ratio = split.requests_per_s / inf.requests_per_s.typical;
+  inf.tokens_per_s = scale(inf.tokens_per_s, ratio);
+  inf.requests_per_s = scale(inf.requests_per_s, ratio);
+  const double tpot_ratio = split.tpot_ms / inf.tpot_ms.typical;
+  inf.tpot_ms = scale(inf.tpot_ms, tpot_ratio);
+  inf.user_tokens_per_s = scale(inf.user_tokens_per_s, 1.0 / tpot_ratio);
+  inf.ttft_ms = scale(inf.ttft_ms, split.ttft_ms / inf.ttft_ms.typical);
+  inf.concurrency = split.decode_batch;
+  inf.disaggregated = split;
+  // The largest batch a decode copy runs, and the plan's most at maximum load.
+  inf.max_concurrency = std::max(inf.max_concurrency, split.decode_batch);
+  inf.max_tokens_per_s = {std::max(inf.max_tokens_per_s.low, inf.tokens_per_s.low),
+                          std::max(inf.max_tokens_per_s.typical, inf.tokens_per_s.typical),
+                          std::max(inf.max_tokens_per_s.high, inf.tokens_per_s.high)};
 }
 
 }  // namespace
@@ -465,16 +495,8 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   inf.ttft_ms = {ttft(2), ttft(1), ttft(0)};
 
   // Disaggregated prefill and decode, where it serves more within the targets.
-  if (auto split = best_split(request, model, gpu, layout, steps, inf, free_bytes / per_sequence)) {
-    const double ratio = split->requests_per_s / inf.requests_per_s.typical;
-    inf.tokens_per_s = scale(inf.tokens_per_s, ratio);
-    inf.requests_per_s = scale(inf.requests_per_s, ratio);
-    const double tpot_ratio = split->tpot_ms / inf.tpot_ms.typical;
-    inf.tpot_ms = scale(inf.tpot_ms, tpot_ratio);
-    inf.user_tokens_per_s = scale(inf.user_tokens_per_s, 1.0 / tpot_ratio);
-    inf.ttft_ms = scale(inf.ttft_ms, split->ttft_ms / inf.ttft_ms.typical);
-    inf.concurrency = split->decode_batch;
-    inf.disaggregated = split;
+  if (auto split = best_split(request, model, gpu, layout, steps, inf, by_memory)) {
+    adopt(*split, inf);
   }
   if (request.request_rate) {
     // Waiting for a free sequence at the rate (queueing, docs/methodology.md
@@ -482,9 +504,13 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
     // target, not only serve the rate on average.
     const Queueing q = queueing(*request.request_rate, inf);
     inf.queue = q;
-    const std::optional<double> target = inf.ttft_target_ms;
-    if (!q.stable || inf.requests_per_s.typical < *request.request_rate || (target && q.ttft_p90_ms > *target)) {
+    const std::optional<double> target = p90_target_ms(request, inf);
+    if (!q.stable || inf.requests_per_s.typical < *request.request_rate) {
       result.short_of_rate = true;
+    } else if (target && q.ttft_p90_ms > *target) {
+      result.short_of_rate = true;
+      result.queue_p90_ms = q.ttft_p90_ms;
+      result.queue_target_ms = *target;
     }
   }
   result.estimate = inf;

@@ -159,6 +159,10 @@ inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 // running sequences and whose service is one request's time in the batch
 // (TTFT + output x TPOT), Erlang C; p50 and p90 of the time to the first token.
 [[nodiscard]] Queueing queueing(double rate, const InferenceEstimate& inf);
+// The first-token target the p90 is held to: a stated --ttft-ms, else the
+// operating point's (relaxed to the knee when the default cannot be met);
+// none with --concurrency and no stated target.
+[[nodiscard]] std::optional<double> p90_target_ms(const Request& request, const InferenceEstimate& inf);
 
 // Tensor-parallel ranks (and pipeline stages) the KV cache is split over.
 [[nodiscard]] double kv_split(const ModelShape& model, const Layout& layout);
@@ -171,8 +175,10 @@ inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 struct ServingResult {
   bool fits = false;           // at least one sequence (or --concurrency) fits beside the weights
   bool missed = false;         // a latency target cannot be met
-  bool short_of_rate = false;  // the plan serves fewer requests/s than --request-rate
-  bool latency_tpot = true;    // missed: which target
+  bool short_of_rate = false;  // the plan serves fewer requests/s than --request-rate, or queues past the target
+  double queue_p90_ms = 0;     // short_of_rate by the queue: the p90 first token and its target
+  double queue_target_ms = 0;
+  bool latency_tpot = true;  // missed: which target
   double target_ms = 0;
   double best_ms = 0;
   std::optional<InferenceEstimate> estimate;
@@ -233,7 +239,9 @@ struct SearchResult {
   std::optional<ServingResult> latency;    // serving: the closest miss of a latency target, when that was the blocker
   int latency_count = 0;                   // the count of that closest miss
   std::optional<double> rate_served;       // serving: requests/s the last count served, short of --request-rate
-  int last_count = 0;                      // the last failing count tried
+  // serving: the rate is served but the queue's p90 first token (ms) misses its target (ms).
+  std::optional<std::pair<double, double>> queue_miss;
+  int last_count = 0;  // the last failing count tried
 };
 [[nodiscard]] SearchResult search_count(const Request& request, const ModelShape& model, const GpuSpec& gpu,
                                         double usable_bytes);

@@ -326,9 +326,9 @@ constexpr Entry entries[] = {
    "{} 不支持 {}（它支持 {}）：请换用其他 --engine，或选择它支持的卡"},
   {Phrase::why_no_fp4_kv,
    "an FP4 KV cache (--kv-precision fp4, NVFP4) is TensorRT-LLM's on cards with FP4 tensor cores (Blackwell): "
-   "--engine trtllm on a B200, B300, GB200 or GB300, or --kv-precision fp8",
+   "--engine trtllm on a B200, B300, GB200, GB300, RTX PRO 6000 or RTX 5090, or --kv-precision fp8",
    "FP4 KV 缓存（--kv-precision fp4，即 NVFP4）仅 TensorRT-LLM 在具备 FP4 张量核心的卡（Blackwell）上支持：请用 "
-   "--engine trtllm 搭配 B200、B300、GB200 或 GB300，或改用 --kv-precision fp8"},
+   "--engine trtllm 搭配 B200、B300、GB200、GB300、RTX PRO 6000 或 RTX 5090，或改用 --kv-precision fp8"},
   {Phrase::why_no_fp8, "no FP8 support on this card (--precision fp8 needs Hopper, Ada, Blackwell, CDNA 3 or Gaudi 3)",
    "此卡不支持 FP8（--precision fp8 需要 Hopper、Ada、Blackwell、CDNA 3 或 Gaudi 3 架构）"},
   {Phrase::why_deadline, "cannot finish within {} with up to {} GPUs (at {} GPUs: about {})",
@@ -342,6 +342,11 @@ constexpr Entry entries[] = {
   {Phrase::why_rate,
    "cannot serve {} requests/s within the latency targets with up to {} GPUs (at {} GPUs: {} requests/s)",
    "最多 {1} 张卡也无法在延迟目标内承载每秒 {0} 个请求（{2} 张卡：每秒 {3} 个）"},
+  {Phrase::why_rate_queue,
+   "serves {} requests/s on average but cannot keep the first token within {} ms at p90 (waiting included) with "
+   "up to {} GPUs (at {} GPUs: {} ms at p90); add GPUs, or allow a longer --ttft-ms",
+   "最多 {2} 张卡可平均承载每秒 {0} 个请求，但无法让 p90 首 token（含排队）保持在 {1} 毫秒内（{3} 张卡：p90 {4} 毫秒）；"
+   "请增加卡数或放宽 --ttft-ms"},
   {Phrase::why_count, "with --count {} it needs {:.1f} GiB per GPU at best; the card has {:.1f} GiB usable",
    "使用 --count {} 时每卡至少需 {:.1f} GiB，而此卡只有 {:.1f} GiB 可用"},
   {Phrase::why_serving_fixed,

@@ -108,6 +108,10 @@ std::string describe(const Shortfall& why, Language language) {
       return say(language, why.latency_tpot ? Phrase::why_tpot : Phrase::why_ttft, format::number(why.target_ms),
                  why.max_gpus, why.count, format::number(why.best_ms));
     case Shortfall::Kind::rate:
+      if (why.queue_p90_ms > 0) {
+        return say(language, Phrase::why_rate_queue, format::number(why.request_rate), format::number(why.target_ms),
+                   why.max_gpus, why.count, format::number(why.queue_p90_ms));
+      }
       return say(language, Phrase::why_rate, format::number(why.request_rate), why.max_gpus, why.count,
                  format::number(why.requests_per_s));
     case Shortfall::Kind::count_too_small:

@@ -610,3 +610,21 @@ TEST_CASE("serving: prefill and decode run apart when that serves more within th
   const Result text = run(args);
   CHECK_THAT(text.out, Catch::Contains("prefill and decode run apart"));
 }
+
+TEST_CASE("serving: a request rate keeps the p90 first token within a stated target, and says so when it cannot",
+          "[cli][serving]") {
+  // With --concurrency and no stated --ttft-ms, the default first-token
+  // target does not reject a plan whose prefill alone is longer.
+  const auto fixed = plan({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "a100-80gb-sxm4", "--context",
+                           "32768", "--output-tokens", "512", "--concurrency", "16", "--request-rate", "0.5"});
+  CHECK(fixed["inference"]["requests_per_s"]["typical"].get<double>() >= 0.5);
+  // A stated target the queue cannot keep on the GPUs given: the reason names the p90, not the rate.
+  const Result tight = run({"--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100-sxm5", "--count", "1",
+                            "--request-rate", "3.8", "--ttft-ms", "250", "--tpot-ms", "none"});
+  CHECK(tight.status == 1);
+  CHECK_THAT(tight.out, Catch::Contains("serves 3.8 requests/s on average") && Catch::Contains("at p90"));
+  // At 3 requests/s the same GPU keeps it.
+  const auto kept = plan({"--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100-sxm5", "--count", "1",
+                          "--request-rate", "3", "--ttft-ms", "250", "--tpot-ms", "none"});
+  CHECK(kept["inference"]["queue"]["ttft_p90_ms"].get<double>() <= 250);
+}
