@@ -95,6 +95,10 @@ std::vector<Lever> levers_for(const Request& request) {
       out.push_back({"kv_precision", std::string(to_string(request.kv_precision)), "fp8",
                      [](Request& r) { r.kv_precision = KvPrecision::fp8; }});
     }
+    // A stated engine that does not run on the cards asked: each card's vLLM build.
+    if (request.engine && *request.engine != ServingEngine::vllm) {
+      out.push_back({"engine", std::string(to_string(*request.engine)), "auto", [](Request& r) { r.engine.reset(); }});
+    }
     if (request.concurrency && *request.concurrency > 1) {
       const int fewer = std::max(1, *request.concurrency / 4);
       out.push_back({"concurrency", std::to_string(*request.concurrency), std::to_string(fewer),

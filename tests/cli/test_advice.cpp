@@ -628,3 +628,24 @@ TEST_CASE("serving: a request rate keeps the p90 first token within a stated tar
                           "--request-rate", "3", "--ttft-ms", "250", "--tpot-ms", "none"});
   CHECK(kept["inference"]["queue"]["ttft_p90_ms"].get<double>() <= 250);
 }
+
+TEST_CASE("serving: an engine that does not run on the card is a reason, with a way out that works", "[cli][serving]") {
+  const Result r = run(
+      {"--model", "llama-3.1-70b", "--task", "inference", "--engine", "trtllm", "--gpu", "mi300x", "--format", "json"});
+  REQUIRE(r.status == 1);
+  const auto doc = nlohmann::json::parse(r.out);
+  bool engine_reason = false;
+  for (const auto& rejected : doc["rejected"]) {
+    for (const auto& reason : rejected["reasons"]) {
+      engine_reason = engine_reason || (reason["kind"] == "engine" && reason["software"] == "rocm");
+    }
+  }
+  CHECK(engine_reason);
+  bool way_out = false;
+  for (const auto& w : doc["ways_out"]) {
+    for (const auto& change : w["changes"]) {
+      way_out = way_out || (change["lever"] == "engine" && change["to"] == "auto");
+    }
+  }
+  CHECK(way_out);
+}
