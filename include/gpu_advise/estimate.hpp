@@ -128,7 +128,8 @@ struct InferenceEstimate {
   double memory_fraction = 0;
   bool memory_of_free = false;
   double engine_speed = 1.0;
-  std::optional<Queueing> queue;  // with --request-rate
+  double engine_fp8_share = 0.70;  // its FP8 GEMMs' share of peak relative to BF16's (--precision fp8)
+  std::optional<Queueing> queue;   // with --request-rate
   // Prefill and decode in separate pools of the plan's copies (xPyD), when
   // that serves more within the targets; the figures above are then the
   // split's (concurrency: each decode copy's batch).
@@ -351,6 +352,9 @@ struct EngineProfile {
 [[nodiscard]] bool runs_on(const EngineProfile& profile, SoftwareStack stack);
 // The engine's speed on a stack against the step model (1: as modelled).
 [[nodiscard]] double engine_speed(ServingEngine engine, SoftwareStack stack);
+// The share of their doubled peak the engine's FP8 matrix products reach on a
+// stack, relative to the share BF16 ones reach of theirs.
+[[nodiscard]] double engine_fp8_share(ServingEngine engine, SoftwareStack stack);
 
 // How much of a card's memory a plan may use: the share of capacity the
 // runtime leaves usable, and a reserve per GPU for the CUDA context, NCCL

@@ -303,6 +303,8 @@ enum class Phrase {
   assume_engine_stated,
   assume_engine_speed,
   assume_engine_unfitted,
+  assume_engine_fp8_fitted,
+  assume_engine_fp8_default,
   assume_scheduler,
   scheduler_server,
   scheduler_offline,

@@ -115,17 +115,35 @@ constexpr std::array<const EngineProfile*, 5> profiles{&vllm, &sglang, &trtllm, 
 
 // Each engine's step time against the step model: a factor on its speed per
 // software stack, fitted on that engine's fitting cases alone (docs/validation.md,
-// "Engines"): exp(median log(published / modelled)). Only an engine with at
-// least three fitting cases on a stack gets a factor (a constant is never set
-// on one case); the others run at the step model's speed, 1.
+// "Engines"): exp(median log(published / modelled)). And the share of their
+// doubled peak its FP8 matrix products reach, relative to BF16's share of
+// theirs: the value at which the median error of its FP8 fitting cases is
+// zero, the speed refitted after it. Only an engine with at least three
+// fitting cases on a stack gets a speed (none is set on one case), and an FP8
+// share only with at least three FP8 and three other fitting cases (else the
+// two are not told apart); the others run at the step model's speed, 1, and
+// the FP8 share training's Transformer Engine runs reach, sizing::fp8_mfu_factor.
 struct Speed {
   ServingEngine engine;
   Stack stack;
   double factor;
+  double fp8_share;
 };
 constexpr Speed speeds[] = {
-    {ServingEngine::trtllm, Stack::cuda, 1.09},  // 18 fitting cases: TensorRT-LLM's perf overviews
+    // 18 fitting cases, 10 of them FP8: TensorRT-LLM's perf overviews
+    {ServingEngine::trtllm, Stack::cuda, 1.09, 0.89},
+    // 3 fitting cases, all FP8: vLLM's ROCm builds on MI300X and MI325X
+    {ServingEngine::vllm, Stack::rocm, 1.12, sizing::fp8_mfu_factor},
 };
+
+const Speed* fitted(ServingEngine engine, SoftwareStack stack) {
+  for (const Speed& s : speeds) {
+    if (s.engine == engine && s.stack == stack) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -143,12 +161,13 @@ bool runs_on(const EngineProfile& profile, SoftwareStack stack) {
 }
 
 double engine_speed(ServingEngine engine, SoftwareStack stack) {
-  for (const Speed& s : speeds) {
-    if (s.engine == engine && s.stack == stack) {
-      return s.factor;
-    }
-  }
-  return 1.0;
+  const Speed* s = fitted(engine, stack);
+  return s ? s->factor : 1.0;
+}
+
+double engine_fp8_share(ServingEngine engine, SoftwareStack stack) {
+  const Speed* s = fitted(engine, stack);
+  return s ? s->fp8_share : sizing::fp8_mfu_factor;
 }
 
 namespace sizing {

@@ -44,15 +44,17 @@ double decode_precision_factor(InferencePrecision precision) {
 }
 
 // The peak the matrix products run against: FP8 GEMMs reach a smaller share
-// of their doubled peak (the factor training uses, docs/methodology.md §4).
+// of their doubled peak, the engine's (fitted on its FP8 figures; else the
+// factor training uses, docs/methodology.md §4 and §5).
 double linear_peak_tflops(const Request& request, const GpuSpec& gpu) {
+  const ServingEngine engine = request.engine.value_or(ServingEngine::vllm);
   if (request.precision == InferencePrecision::fp4 && gpu.compute.fp4_tflops) {
     // FP4 GEMMs taken to reach the share of their peak FP8 ones reach: no
     // published serving profile separates them yet (docs/methodology.md §5).
     return std::max(*gpu.compute.fp4_tflops * fp8_mfu_factor, gpu.compute.bf16_tflops);
   }
   if (request.precision == InferencePrecision::fp8 && gpu.compute.fp8_tflops) {
-    return std::max(*gpu.compute.fp8_tflops * fp8_mfu_factor, gpu.compute.bf16_tflops);
+    return std::max(*gpu.compute.fp8_tflops * engine_fp8_share(engine, gpu.software), gpu.compute.bf16_tflops);
   }
   return gpu.compute.bf16_tflops;  // weight-only INT8/INT4 compute in BF16
 }
@@ -405,6 +407,7 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   inf.memory_of_free = policy.free_fraction < 1.0 || engine_profile(inf.engine).fraction_of_free;
   inf.memory_fraction = inf.memory_of_free ? policy.free_fraction : policy.usable_fraction;
   inf.engine_speed = engine_speed(inf.engine, gpu.software);
+  inf.engine_fp8_share = engine_fp8_share(inf.engine, gpu.software);
   if (inf.max_concurrency < 1) {
     result.fits = false;
     return result;

@@ -22,7 +22,10 @@ inline constexpr double bytes_int4_weight = 0.5625;           // 4 bits + FP16 s
 // 8-bit scale per 32 is 4.25 bits: the larger is taken.
 inline constexpr double bytes_fp4_weight = 0.5625;
 inline constexpr double qlora_slowdown = 1.39;  // vs LoRA on the same card
-inline constexpr double fp8_mfu_factor = 0.70;  // serving prefill: against the FP8 peak, relative to BF16's
+// FP8 (and FP4) matrix products' share of their peak relative to BF16's share
+// of theirs: training's Transformer Engine figure (§4), which serving takes for
+// FP4 and for an engine with no fitted FP8 share of its own (engines.cpp).
+inline constexpr double fp8_mfu_factor = 0.70;
 // The training step model (training_time.cpp; docs/methodology.md §4).
 // Kernel efficiency = the catalog's MFU of the architecture x this factor,
 // fitted on the fitting set of docs/validation.md's training cases.

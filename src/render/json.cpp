@@ -548,6 +548,7 @@ void inference_json(Writer& w, const Estimate& e) {
       w.field("memory_fraction", round6(inf.memory_fraction));
       w.field("memory_of", inf.memory_of_free ? "free" : "card");
       w.field("speed", round6(inf.engine_speed));
+      w.field("fp8_gemm_share", round6(inf.engine_fp8_share));
     });
   });
 }

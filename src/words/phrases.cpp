@@ -493,6 +493,15 @@ constexpr Entry entries[] = {
    "{} on {}: no published figure of it is in the fitting set, so its speed is the step model's as fitted on "
    "the other engines",
    "{} 在 {} 上：拟合集中没有它的公开实测，速度沿用按其他引擎拟合的步进模型"},
+  {Phrase::assume_engine_fp8_fitted,
+   "{} on {}: its FP8 matrix products reach {} times the share of their peak that BF16 ones reach of theirs "
+   "(fitted on its own FP8 figures, docs/validation.md)",
+   "{} 在 {} 上：其 FP8 矩阵乘达到的峰值占比为 BF16 矩阵乘占比的 {} 倍（按该引擎自身的 FP8 公开实测拟合，见 "
+   "docs/validation.md）"},
+  {Phrase::assume_engine_fp8_default,
+   "{} on {}: its FP8 matrix products are taken to reach {} times the share of their peak that BF16 ones reach "
+   "of theirs (training's figure: no FP8 serving figure of it is fitted)",
+   "{} 在 {} 上：其 FP8 矩阵乘的峰值占比按 BF16 的 {} 倍计（取自训练实测：尚无该引擎的 FP8 推理实测可拟合）"},
   {Phrase::assume_scheduler, "scheduler: at most {} running sequences and {} tokens a step, prefill chunked into "
    "decode steps ({})",
    "调度：最多 {} 路同时运行、每步 {} tokens，预填充分块并入解码步（{}）"},

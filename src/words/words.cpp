@@ -629,6 +629,11 @@ void add_engine(const Request& request, const GpuSpec* card, const InferenceEsti
   out.push_back(best->engine_speed != 1.0 ? say(language, Phrase::assume_engine_speed, profile.name, stack,
                                                 format::number(best->engine_speed))
                                           : say(language, Phrase::assume_engine_unfitted, profile.name, stack));
+  if (request.precision == InferencePrecision::fp8) {
+    out.push_back(say(language,
+                      best->engine_speed != 1.0 ? Phrase::assume_engine_fp8_fitted : Phrase::assume_engine_fp8_default,
+                      profile.name, stack, format::number(best->engine_fp8_share)));
+  }
 }
 
 }  // namespace
