@@ -4,6 +4,7 @@
 // formula and constant is in docs/methodology.md with its origin.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <span>
@@ -43,6 +44,12 @@ struct Layout {
   // The GPUs one model copy spans (data parallelism replicates it).
   [[nodiscard]] int model_parallel() const { return tensor * pipeline * context; }
   [[nodiscard]] int gpus() const { return model_parallel() * data; }
+  // Serving a MoE model with wide expert parallelism: the routed experts
+  // spread over `expert` GPUs, each running its own requests' attention
+  // (data-parallel attention: tensor 1, `data` GPUs, data / expert groups).
+  [[nodiscard]] bool wide_expert() const { return expert > tensor * pipeline && tensor * pipeline == 1; }
+  // Serving: the model copies (with wide expert parallelism, the groups).
+  [[nodiscard]] int model_copies() const { return wide_expert() ? std::max(1, data / expert) : data; }
 };
 
 // Where one optimizer step's time goes on each GPU, in seconds, at the
@@ -129,6 +136,8 @@ struct InferenceEstimate {
   bool memory_of_free = false;
   double engine_speed = 1.0;
   double engine_fp8_share = 0.70;  // its FP8 GEMMs' share of peak relative to BF16's (--precision fp8)
+  double engine_moe_share = 0.60;  // its routed experts' share of a dense product's efficiency (MoE)
+  bool engine_moe_fitted = false;  // fitted on its own MoE figures (else training's)
   std::optional<Queueing> queue;   // with --request-rate
   // Prefill and decode in separate pools of the plan's copies (xPyD), when
   // that serves more within the targets; the figures above are then the
@@ -355,6 +364,9 @@ struct EngineProfile {
 // The share of their doubled peak the engine's FP8 matrix products reach on a
 // stack, relative to the share BF16 ones reach of theirs.
 [[nodiscard]] double engine_fp8_share(ServingEngine engine, SoftwareStack stack);
+// The share of a dense product's efficiency its MoE layers' routed-expert
+// products reach (grouped GEMMs, routing, token permutation).
+[[nodiscard]] double engine_moe_share(ServingEngine engine, SoftwareStack stack);
 
 // How much of a card's memory a plan may use: the share of capacity the
 // runtime leaves usable, and a reserve per GPU for the CUDA context, NCCL
@@ -380,6 +392,8 @@ struct MemoryPolicy {
 
 // Bytes per parameter of the weights at the request's inference precision.
 [[nodiscard]] double weight_bytes(const Request& request, const ModelShape& model);
+// Bytes of the routed experts' weights alone at that precision (0: dense).
+[[nodiscard]] double routed_weight_bytes(const Request& request, const ModelShape& model);
 
 // ---- the plans a card offers, and the one a budget tier takes ----
 // (docs/methodology.md "How a plan is chosen")
@@ -401,7 +415,8 @@ struct PlanPoint {
   std::optional<double> capex;
 };
 // The GPUs whose traffic is one sharded group: training under ZeRO-3/FSDP,
-// every rank; otherwise, and serving, one model copy (tensor x pipeline x context).
+// every rank; otherwise, and serving, one model copy (tensor x pipeline x
+// context; serving with wide expert parallelism, the expert group).
 [[nodiscard]] int sharded_group(const Layout& layout, bool training);
 
 // A plan as the tiers see it; unpriced, costed in GPU-hours (runs) or GPUs

@@ -180,6 +180,10 @@ struct Request {
   // Model copies (--copies): the count split into that many copies of one
   // layout; nullopt: the number of copies that serves the most is chosen.
   std::optional<int> copies;
+  // Wide expert parallelism (--ep): a MoE model's routed experts spread over
+  // groups of this many GPUs, each running its own requests' attention; 1:
+  // the experts follow the tensor-parallel group; nullopt: searched.
+  std::optional<int> expert_parallel;
   // The serving engine (--engine); nullopt: each card's vLLM build (vLLM on
   // CUDA, vLLM-ROCm, vLLM-Ascend; docs/methodology.md §5, "Engines").
   std::optional<ServingEngine> engine;

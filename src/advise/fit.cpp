@@ -45,7 +45,7 @@ FitRow size_row(const Request& task, const ModelShape& model, const Fleet& fleet
     row.plan = std::move(report.recommendations.front());
     auto serve = [&](FitRow& out) {
       const int sets = fleet.count / out.plan->estimate.count;
-      out.copies = sets * out.plan->estimate.inference->replicas;
+      out.copies = sets * out.plan->estimate.layout.model_copies();
       out.fleet_tokens_per_s = sets * out.plan->estimate.inference->tokens_per_s.typical;
     };
     if (row.plan->estimate.inference && row.plan->estimate.count > 0) {

@@ -146,6 +146,10 @@ const std::vector<FlagSpec>& flag_table() {
        "Model copies the GPUs are split into, each serving its own requests (default: the number that serves the "
        "most)",
        "", FlagScope::inference, "copies", false},
+      {"--ep", &Flags::expert_parallel, values::integer<&Request::expert_parallel, 65536>, "Inference", "N",
+       "A MoE model's experts spread over groups of N GPUs, attention data parallel (wide expert parallelism, "
+       "across servers); 1: experts follow the tensor-parallel group (default: the layout that serves the most)",
+       "", FlagScope::inference, "ep", false},
       {"--tpot-ms", &Flags::tpot_ms, values::tpot, "Inference", "MS",
        fmt::format("Time per output token each user may wait, or none (default {}: interactive)",
                    shown(default_tpot_ms)),
@@ -370,6 +374,32 @@ void apply_given(const FlagSpec& spec, const RequestInputs& inputs, Request& req
   std::visit(Apply{spec, inputs, request}, spec.field);
 }
 
+// --ep N: a MoE model's experts over groups of N GPUs that divide the count.
+void check_expert_parallel(const ModelShape& model, const Request& request) {
+  if (!request.expert_parallel || *request.expert_parallel < 2) {
+    return;
+  }
+  const int ep = *request.expert_parallel;
+  if (!model.moe) {
+    throw UsageError(fmt::format("--ep {} spreads a mixture-of-experts model's experts; {} is dense: leave --ep out",
+                                 ep, model.name));
+  }
+  if (ep > model.moe->experts) {
+    throw UsageError(fmt::format("--ep {} is more GPUs than {}'s {} routed experts: give at most {}", ep, model.name,
+                                 model.moe->experts, model.moe->experts));
+  }
+  if (request.copies) {
+    throw UsageError(fmt::format("--ep {} and --copies {} both set how the GPUs are grouped: give one of them", ep,
+                                 *request.copies));
+  }
+  if (request.count && *request.count % ep != 0) {
+    throw UsageError(
+        fmt::format("--ep {} does not divide --count {}: each expert group takes {} GPUs; give a count "
+                    "that is a multiple of it",
+                    ep, *request.count, ep));
+  }
+}
+
 // The checks that take more than one flag: a count over the cluster limit,
 // more sequences than the scheduler runs, a window past the model's context,
 // a flag of another kind of task, the owning flags without --mode buy.
@@ -389,6 +419,7 @@ void check_combinations(const Flags& flags, const ModelShape& model, Request& re
                     "give a count that is a multiple of the copies",
                     *request.copies, *request.count));
   }
+  check_expert_parallel(model, request);
   const int window = is_training(request.task) ? request.seq_len : request.context;
   // Past the native window only where the model's authors document rope
   // scaling to reach it (serving: scaled_context); training stays within it.

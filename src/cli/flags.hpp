@@ -83,6 +83,7 @@ struct Flags {
   std::string output_tokens;
   std::string concurrency;
   std::string copies;
+  std::string expert_parallel;
   std::string engine;
   std::string max_batch;
   std::string tpot_ms;

@@ -25,7 +25,10 @@ std::span<const EnumName<OwnershipGap>> names(OwnershipGap) {
 }
 
 int sharded_group(const Layout& l, bool training) {
-  return training && l.zero_stage >= 3 ? l.gpus() : l.model_parallel();
+  if (training) {
+    return l.zero_stage >= 3 ? l.gpus() : l.model_parallel();
+  }
+  return l.wide_expert() ? l.expert : l.model_parallel();
 }
 
 std::optional<double> budget_cost_usd(const Request& request, const Estimate& estimate) {

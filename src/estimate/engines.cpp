@@ -118,22 +118,27 @@ constexpr std::array<const EngineProfile*, 5> profiles{&vllm, &sglang, &trtllm, 
 // "Engines"): exp(median log(published / modelled)). And the share of their
 // doubled peak its FP8 matrix products reach, relative to BF16's share of
 // theirs: the value at which the median error of its FP8 fitting cases is
-// zero, the speed refitted after it. Only an engine with at least three
-// fitting cases on a stack gets a speed (none is set on one case), and an FP8
-// share only with at least three FP8 and three other fitting cases (else the
-// two are not told apart); the others run at the step model's speed, 1, and
-// the FP8 share training's Transformer Engine runs reach, sizing::fp8_mfu_factor.
+// zero, the speed refitted after it; and likewise the share of a dense
+// product's efficiency its MoE layers' routed experts reach, on its MoE
+// fitting cases. Only an engine with at least three fitting cases on a stack
+// gets a speed (none is set on one case), and an FP8 or MoE share only with
+// at least three such fitting cases and three others (else it and the speed
+// are not told apart); the others run at the step model's speed, 1, and at
+// training's shares: sizing::fp8_mfu_factor (Transformer Engine's FP8) and
+// sizing::moe_kernel_factor (MoE layers).
 struct Speed {
   ServingEngine engine;
   Stack stack;
   double factor;
   double fp8_share;
+  double moe_share;
 };
 constexpr Speed speeds[] = {
-    // 18 fitting cases, 10 of them FP8: TensorRT-LLM's perf overviews
-    {ServingEngine::trtllm, Stack::cuda, 1.09, 0.89},
+    // 25 fitting cases, 10 of them FP8 when the FP8 share was fitted, 7 MoE:
+    // TensorRT-LLM's perf overviews
+    {ServingEngine::trtllm, Stack::cuda, 1.09, 0.89, 0.20},
     // 3 fitting cases, all FP8: vLLM's ROCm builds on MI300X and MI325X
-    {ServingEngine::vllm, Stack::rocm, 1.12, sizing::fp8_mfu_factor},
+    {ServingEngine::vllm, Stack::rocm, 1.12, sizing::fp8_mfu_factor, sizing::moe_kernel_factor},
 };
 
 const Speed* fitted(ServingEngine engine, SoftwareStack stack) {
@@ -168,6 +173,11 @@ double engine_speed(ServingEngine engine, SoftwareStack stack) {
 double engine_fp8_share(ServingEngine engine, SoftwareStack stack) {
   const Speed* s = fitted(engine, stack);
   return s ? s->fp8_share : sizing::fp8_mfu_factor;
+}
+
+double engine_moe_share(ServingEngine engine, SoftwareStack stack) {
+  const Speed* s = fitted(engine, stack);
+  return s ? s->moe_share : sizing::moe_kernel_factor;
 }
 
 namespace sizing {

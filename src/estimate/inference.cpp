@@ -96,7 +96,21 @@ class StepModel {
     const double shape = std::max(model.shape_params(), 1.0);
     m_expert_share = model.moe ? std::clamp(model.routed_expert_params() / shape, 0.0, 1.0) : 0.0;
     m_weights = memory.weights;
+    if (layout.wide_expert() && model.moe) {
+      // Wide expert parallelism: each GPU holds 1/E of the routed experts
+      // and the rest whole; its experts take tokens from the group's E GPUs,
+      // which dispatch them and combine the results over the fabric.
+      const double routed = model.routed_expert_params() / layout.expert;
+      m_expert_share = std::clamp(routed / std::max(shape - model.routed_expert_params() + routed, 1.0), 0.0, 1.0);
+      m_expert_group = layout.expert;
+      m_all_to_all = ExpertAllToAll(request, model, gpu, layout);
+    }
     m_linear_params = std::max(model.active_params - model.embedding_params(), 0.0);
+    m_moe_share = engine_moe_share(request.engine.value_or(ServingEngine::vllm), gpu.software);
+    if (model.moe && model.moe->experts > 0) {
+      m_routed_active =
+          std::min(model.routed_expert_params() * model.moe->experts_per_token / model.moe->experts, m_linear_params);
+    }
     // Attention width per query token and context token: QK^T and AV over the
     // heads; MLA decodes with the latent absorbed (2·kv_lora + rope per head)
     // and prefills expanded (nope + rope for QK, v for AV).
@@ -163,12 +177,15 @@ class StepModel {
     double read = m_weights;
     if (m_expert_share > 0 && m_model.moe && m_model.moe->experts > 0) {
       const double k = static_cast<double>(m_model.moe->experts_per_token) / m_model.moe->experts;
-      const double touched = 1.0 - std::pow(1.0 - std::clamp(k, 0.0, 1.0), tokens);
+      const double touched = 1.0 - std::pow(1.0 - std::clamp(k, 0.0, 1.0), tokens * m_expert_group);
       read = m_weights * (1.0 - m_expert_share + m_expert_share * touched);
     }
     const double sampled = decodes + prompts;
-    const double linear_flops =
-        (2.0 * m_linear_params * tokens + 2.0 * static_cast<double>(m_model.hidden) * m_model.vocab * sampled) / m_gpus;
+    // The routed experts' grouped products run at the engine's share of a
+    // dense product's efficiency: their FLOPs count as more.
+    const double linear_flops = (2.0 * (m_linear_params - m_routed_active + m_routed_active / m_moe_share) * tokens +
+                                 2.0 * static_cast<double>(m_model.hidden) * m_model.vocab * sampled) /
+                                m_gpus;
     // Between streaming the weights and running at full compute a product
     // reaches neither: the two times combine as a p-norm, not a maximum
     // (p fitted on the fitting set of docs/validation.md; p = infinity is the
@@ -196,6 +213,13 @@ class StepModel {
       const double one = m_link_latency_s + 2.0 * (t - 1.0) / t * bytes / m_link_bytes_per_s;
       comm_s = 2.0 * layers / m_pipeline * one;
     }
+    // Wide expert parallelism: each MoE layer's dispatch and combine, in
+    // turn with the compute, as the engines run it by default (SGLang's
+    // two-batch overlap and vLLM's dual-batch overlap, which hide part of it,
+    // are options).
+    if (m_expert_group > 1) {
+      comm_s += m_all_to_all.step_s(tokens);
+    }
     return gemm_s + attention_s + comm_s;
   }
 
@@ -213,12 +237,17 @@ class StepModel {
   double m_expert_share = 0;
   double m_weights = 0;
   double m_linear_params = 0;
+  double m_routed_active = 0;  // of them, the routed experts' (MoE)
+  double m_moe_share = 1;      // their products' share of a dense product's efficiency
   double m_decode_width = 0;
   double m_prefill_width = 0;
   double m_kv_per_sequence = 0;
   double m_link_latency_s = 0;
   double m_link_bytes_per_s = 1;
   double m_hop_bytes_per_s = 1;
+  // Wide expert parallelism (1: none).
+  double m_expert_group = 1;
+  ExpertAllToAll m_all_to_all;
 };
 
 // The largest batch in [1, high] whose typical step meets `ok`, or 0.
@@ -286,6 +315,37 @@ double kv_split(const ModelShape& model, const Layout& layout) {
   return (model.mla ? 1.0 : std::min(t, static_cast<double>(std::max(model.kv_heads, 1)))) * layout.pipeline;
 }
 
+ExpertAllToAll::ExpertAllToAll(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                               const Layout& layout) {
+  if (!model.moe || layout.expert < 2) {
+    return;
+  }
+  const bool low_precision =
+      request.precision == InferencePrecision::fp8 || request.precision == InferencePrecision::fp4;
+  m_bytes_per_token =
+      model.moe->experts_per_token * static_cast<double>(model.hidden) * ((low_precision ? 1.0 : 2.0) + 2.0);
+  const double e = layout.expert;
+  const int domain = std::max(1, gpu.interconnect.domain_size);
+  const double near = std::min(e, static_cast<double>(std::max({1, domain, gpu.node.gpus_per_node})));
+  m_near = (near - 1.0) / e;
+  m_far = (e - near) / e;
+  const double pcie = pcie_gb_per_s(gpu);
+  const double near_gb_per_s = domain >= 2 ? gpu.interconnect.bandwidth_gb_per_s / 2.0 : pcie;
+  const double far_gb_per_s = gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie;
+  m_near_bytes_per_s = near_gb_per_s * 1e9 * link_efficiency;
+  m_far_bytes_per_s = std::min(far_gb_per_s, pcie) * 1e9 * link_efficiency;
+  m_latency_s = m_far > 0 ? network_latency_s : link_latency_s;
+  m_moe_layers = std::max(0, model.layers - model.moe->dense_layers);
+}
+
+double ExpertAllToAll::layer_s(double tokens) const {
+  if (m_moe_layers == 0) {
+    return 0;
+  }
+  const double bytes = tokens * m_bytes_per_token;
+  return 2.0 * m_latency_s + std::max(bytes * m_near / m_near_bytes_per_s, bytes * m_far / m_far_bytes_per_s);
+}
+
 double kv_bytes_per_sequence(const Request& request, const ModelShape& model, const Layout& layout) {
   const double blocks = std::ceil(request.context / kv_block_tokens);
   return model.kv_bytes(blocks * kv_block_tokens, kv_value_bytes(request)) / kv_split(model, layout);
@@ -303,7 +363,7 @@ std::optional<InferenceEstimate::Disaggregated> best_split(const Request& reques
                                                            const StepModel& steps, const InferenceEstimate& inf,
                                                            double decode_room) {
   const int copies = std::max(1, layout.data);
-  if (copies < 2 || request.concurrency) {
+  if (copies < 2 || request.concurrency || layout.wide_expert()) {  // an expert group's GPUs are not split
     return std::nullopt;
   }
   const Rates typical = corner(gpu, 1);
@@ -408,6 +468,8 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   inf.memory_fraction = inf.memory_of_free ? policy.free_fraction : policy.usable_fraction;
   inf.engine_speed = engine_speed(inf.engine, gpu.software);
   inf.engine_fp8_share = engine_fp8_share(inf.engine, gpu.software);
+  inf.engine_moe_share = engine_moe_share(inf.engine, gpu.software);
+  inf.engine_moe_fitted = inf.engine_moe_share != moe_kernel_factor;
   if (inf.max_concurrency < 1) {
     result.fits = false;
     return result;

@@ -156,16 +156,51 @@ std::vector<Layout> layouts_for(const Request& request, const ModelShape& model,
   return out;
 }
 
+namespace {
+
+// A MoE model's routed experts over groups of `group` GPUs, each GPU running
+// its own requests' attention (data-parallel attention with expert
+// parallelism, as DeepSeek, SGLang and TensorRT-LLM serve V3-class models
+// across servers); none for a dense model or a group the experts do not fill.
+std::optional<Layout> wide_expert(const ModelShape& model, int count, int group) {
+  if (!model.moe || group < 2 || count % group != 0 || group > model.moe->experts) {
+    return std::nullopt;
+  }
+  Layout layout{1, 1, count, 0, std::nullopt};
+  layout.expert = group;
+  return layout;
+}
+
+}  // namespace
+
 std::vector<Layout> serving_layouts(const Request& request, const ModelShape& model, const GpuSpec& gpu, int count) {
+  if (request.expert_parallel && *request.expert_parallel >= 2) {  // --ep N: groups of N, or none at this count
+    if (auto wide = wide_expert(model, count, *request.expert_parallel)) {
+      return {*wide};
+    }
+    return {};
+  }
+  const bool wide_too = !request.expert_parallel;  // --ep 1: the experts follow the tensor-parallel group
   if (request.copies) {  // --copies: that many copies of count / copies GPUs, or none at this count
     if (count % *request.copies != 0) {
       return {};
     }
     Layout layout = serving_group(model, gpu, count / *request.copies);
     layout.data = *request.copies;
-    return {layout};
+    std::vector<Layout> out{layout};
+    if (auto wide = wide_expert(model, count, count / *request.copies); wide && wide_too) {  // a copy: one group
+      out.push_back(*wide);
+    }
+    return out;
   }
   std::vector<Layout> out{serving_group(model, gpu, count)};
+  // Wide expert parallelism: one group over every GPU, then groups of half,
+  // a quarter, ... of them, where they divide the count.
+  for (int group = count; wide_too && group >= 2; group /= 2) {
+    if (auto wide = wide_expert(model, count, group)) {
+      out.push_back(*wide);
+    }
+  }
   // Replicas of a smaller group, every group size that divides the count,
   // when there are GPUs to fill: a --count given or a --request-rate to
   // reach. Copies often serve more than one copy over every GPU (the

@@ -86,19 +86,31 @@ MemoryPolicy memory_policy(const Request& request) {
   return engine.fraction_of_free ? MemoryPolicy{1.0, 0.0, share} : MemoryPolicy{share, 0.0, 1.0};
 }
 
-double weight_bytes(const Request& request, const ModelShape& model) {
-  double block_bytes = 2.0;
-  switch (request.precision) {
-    case InferencePrecision::bf16: return 2.0 * model.params;
-    case InferencePrecision::fp8: block_bytes = 1.0; break;
-    case InferencePrecision::int8: block_bytes = bytes_int8_weight; break;
-    case InferencePrecision::int4: block_bytes = bytes_int4_weight; break;
-    case InferencePrecision::fp4: block_bytes = bytes_fp4_weight; break;
+namespace {
+
+// Bytes per parameter of the transformer blocks at the precision.
+double block_bytes(InferencePrecision precision) {
+  switch (precision) {
+    case InferencePrecision::bf16: return 2.0;
+    case InferencePrecision::fp8: return 1.0;
+    case InferencePrecision::int8: return bytes_int8_weight;
+    case InferencePrecision::int4: return bytes_int4_weight;
+    case InferencePrecision::fp4: return bytes_fp4_weight;
   }
+  return 2.0;
+}
+
+}  // namespace
+
+double weight_bytes(const Request& request, const ModelShape& model) {
   // Quantised checkpoints (FP8 as llm-compressor and DeepSeek publish them,
   // GPTQ, AWQ) leave the embeddings and LM head in BF16.
   const double embeddings = std::min(model.embedding_params(), model.params);
-  return block_bytes * (model.params - embeddings) + 2.0 * embeddings;
+  return block_bytes(request.precision) * (model.params - embeddings) + 2.0 * embeddings;
+}
+
+double routed_weight_bytes(const Request& request, const ModelShape& model) {
+  return block_bytes(request.precision) * model.routed_expert_params();
 }
 
 MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, const Layout& layout) {
@@ -188,6 +200,9 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
     }
     case Task::inference: {
       m.weights = weight_bytes(request, model) / (t * p);
+      if (layout.wide_expert()) {  // the routed experts over the group, the rest on every GPU
+        m.weights -= routed_weight_bytes(request, model) * (1.0 - 1.0 / layout.expert);
+      }
       // The cache for --concurrency sequences (one when the operating point is
       // still to be chosen), then the workspace of one full step.
       m.kv_cache = kv_bytes_per_sequence(request, model, layout) * request.concurrency.value_or(1);

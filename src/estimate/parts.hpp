@@ -133,6 +133,9 @@ struct Candidate {
 inline constexpr double kv_block_tokens = 16;    // vLLM's default block_size: the cache is allocated in blocks
 inline constexpr double link_latency_s = 8e-6;   // one small all-reduce over NVLink, HCCS or Infinity Fabric
 inline constexpr double pcie_latency_s = 25e-6;  // the same over PCIe
+// One all-to-all's fixed cost across servers over RDMA (DeepEP's low-latency
+// kernels dispatch in tens of microseconds; docs/methodology.md §5).
+inline constexpr double network_latency_s = 30e-6;
 inline constexpr double link_efficiency = 0.75;  // NCCL bus bandwidth as a share of the link's, one direction
 // PCIe x16, one direction, GB/s: 16 / 32 / 64 for generations 3 / 4 / 5 (gen 4 when unknown).
 [[nodiscard]] inline double pcie_gb_per_s(const GpuSpec& gpu) {
@@ -169,6 +172,30 @@ inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 
 // Tensor-parallel ranks (and pipeline stages) the KV cache is split over.
 [[nodiscard]] double kv_split(const ModelShape& model, const Layout& layout);
+// Wide expert parallelism's all-to-all (docs/methodology.md §5): each MoE
+// layer dispatches a GPU's tokens to their k experts (in FP8 where the
+// weights are FP8 or FP4, as DeepEP does; else BF16) and combines the outputs
+// in BF16, the share bound for GPUs of its scale-up domain over that fabric
+// and the rest over the network, the two at once.
+class ExpertAllToAll {
+ public:
+  ExpertAllToAll() = default;
+  ExpertAllToAll(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout);
+  // One MoE layer's dispatch and combine of `tokens` from one GPU, seconds.
+  [[nodiscard]] double layer_s(double tokens) const;
+  // Every MoE layer's, for a step of `tokens`.
+  [[nodiscard]] double step_s(double tokens) const { return m_moe_layers * layer_s(tokens); }
+
+ private:
+  double m_bytes_per_token = 0;  // dispatch and combine, per token, all k experts
+  double m_near = 0;             // shares of them bound inside the domain, and beyond it
+  double m_far = 0;
+  double m_near_bytes_per_s = 1;
+  double m_far_bytes_per_s = 1;
+  double m_latency_s = 0;  // per all-to-all
+  int m_moe_layers = 0;
+};
+
 // One sequence's KV cache at --context tokens, in whole blocks, per GPU.
 [[nodiscard]] double kv_bytes_per_sequence(const Request& request, const ModelShape& model, const Layout& layout);
 // Activation workspace of one step at the scheduler's token limit, per GPU.

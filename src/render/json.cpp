@@ -204,6 +204,7 @@ void request_json(Writer& w, const Request& r) {
       w.field("output_tokens", r.effective_output_tokens());
       w.field("concurrency", r.concurrency);
       w.field("copies", r.copies);
+      w.field("expert_parallel", r.expert_parallel);
       w.field("engine", r.engine ? to_string(*r.engine) : std::string_view("auto"));
       w.field("max_batch", r.max_batch);
       w.field("max_batched_tokens", r.max_batched_tokens);
@@ -549,6 +550,7 @@ void inference_json(Writer& w, const Estimate& e) {
       w.field("memory_of", inf.memory_of_free ? "free" : "card");
       w.field("speed", round6(inf.engine_speed));
       w.field("fp8_gemm_share", round6(inf.engine_fp8_share));
+      w.field("moe_share", round6(inf.engine_moe_share));
     });
   });
 }

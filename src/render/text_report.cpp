@@ -130,7 +130,9 @@ std::string headline(const Report& report, Language l) {
     if (e.cost.usd_per_million_tokens) {
       line += say(l, Phrase::best_inference_cost, format::money(e.cost.usd_per_million_tokens->typical, unit));
     }
-    if (inf.replicas > 1 || inf.request_rate) {
+    if (e.layout.wide_expert()) {  // each GPU its own requests' attention
+      line += say(l, Phrase::best_ranks, inf.replicas, inf.concurrency, inf.context, inf.requests_per_s.typical);
+    } else if (inf.replicas > 1 || inf.request_rate) {
       line += say(l, Phrase::best_replicas, inf.decoding_copies(), inf.concurrency, inf.context,
                   inf.requests_per_s.typical);
     } else {

@@ -39,6 +39,8 @@ constexpr Entry entries[] = {
   {Phrase::best_concurrency, " for {} concurrent sequences of {} tokens", "（{} 路并发，每路 {} tokens）"},
   {Phrase::best_replicas, " for {} copies x {} concurrent sequences of {} tokens, {:.1f} requests/s",
    "（{} 个副本 × {} 路并发，每路 {} tokens，每秒 {:.1f} 个请求）"},
+  {Phrase::best_ranks, " for {} GPUs x {} concurrent sequences of {} tokens, {:.1f} requests/s",
+   "（{} 张卡 × {} 路并发，每路 {} tokens，每秒 {:.1f} 个请求）"},
   {Phrase::best_inference, "; about {:.0f} tokens/s ({:.0f} per user, {:.0f} ms per token)",
    "；约 {:.0f} tokens/秒（每用户 {:.0f}，每 token {:.0f} 毫秒）"},
   {Phrase::best_inference_cost, " at {} per million", "，每百万 tokens {}"},
@@ -288,6 +290,8 @@ constexpr Entry entries[] = {
   {Phrase::layout_tp, "tensor parallel {}", "张量并行 {}"},
   {Phrase::layout_tp_pp, "tensor parallel {} x pipeline parallel {}", "张量并行 {} × 流水线并行 {}"},
   {Phrase::layout_copies, "{} copies of {}", "{1} × {0} 个副本"},
+  {Phrase::layout_wide_expert, "attention data parallel over {} GPUs, experts spread over groups of {}",
+   "注意力数据并行（{} 张卡），专家按每组 {} 张卡分布"},
   {Phrase::layout_expert, "{}, experts spread over {} GPUs", "{}，专家分布在 {} 张卡上"},
   {Phrase::layout_fsdp, "FSDP over {} GPUs, frozen base sharded", "FSDP（{} 张卡，冻结的底座分片存放）"},
   {Phrase::layout_ddp, "data parallel over {} GPUs, base replicated", "数据并行（{} 张卡，每卡一份底座）"},
@@ -502,6 +506,15 @@ constexpr Entry entries[] = {
    "{} on {}: its FP8 matrix products are taken to reach {} times the share of their peak that BF16 ones reach "
    "of theirs (training's figure: no FP8 serving figure of it is fitted)",
    "{} 在 {} 上：其 FP8 矩阵乘的峰值占比按 BF16 的 {} 倍计（取自训练实测：尚无该引擎的 FP8 推理实测可拟合）"},
+  {Phrase::assume_engine_moe_fitted,
+   "{} on {}: its MoE layers' routed experts reach {} of a dense matrix product's efficiency (grouped products, "
+   "routing and token permutation; fitted on its own MoE figures, docs/validation.md)",
+   "{} 在 {} 上：MoE 层路由专家的计算效率为稠密矩阵乘的 {}（分组矩阵乘、路由与 token 重排；按该引擎自身的 MoE 公开实测拟合，见 "
+   "docs/validation.md）"},
+  {Phrase::assume_engine_moe_default,
+   "{} on {}: its MoE layers' routed experts are taken to reach {} of a dense matrix product's efficiency "
+   "(training's figure: no MoE serving figure of it is fitted)",
+   "{} 在 {} 上：MoE 层路由专家的计算效率按稠密矩阵乘的 {} 计（取自训练实测：尚无该引擎的 MoE 推理实测可拟合）"},
   {Phrase::assume_scheduler, "scheduler: at most {} running sequences and {} tokens a step, prefill chunked into "
    "decode steps ({})",
    "调度：最多 {} 路同时运行、每步 {} tokens，预填充分块并入解码步（{}）"},

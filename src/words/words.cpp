@@ -32,6 +32,9 @@ std::string describe(const Layout& layout, Task task, Language language) {
   if (layout.gpus() == 1) {
     return say(language, Phrase::layout_one);
   }
+  if (task == Task::inference && layout.wide_expert()) {
+    return say(language, Phrase::layout_wide_expert, layout.data, layout.expert);
+  }
   if (task == Task::inference) {
     // One model copy: tensor (and pipeline) parallel, experts spread; then its copies.
     std::string group = layout.tensor * layout.pipeline == 1 ? say(language, Phrase::layout_one)
@@ -611,8 +614,8 @@ void add_margin_and_choice(const Request& request, const InferenceEstimate* best
 }
 
 // The engine, its scheduler and its speed, as the Best's card runs them.
-void add_engine(const Request& request, const GpuSpec* card, const InferenceEstimate* best, Language language,
-                std::vector<std::string>& out) {
+void add_engine(const Request& request, const ModelShape& model, const GpuSpec* card, const InferenceEstimate* best,
+                Language language, std::vector<std::string>& out) {
   const ServingEngine engine = best ? best->engine : request.engine.value_or(ServingEngine::vllm);
   const EngineProfile& profile = engine_profile(engine);
   out.push_back(
@@ -629,10 +632,15 @@ void add_engine(const Request& request, const GpuSpec* card, const InferenceEsti
   out.push_back(best->engine_speed != 1.0 ? say(language, Phrase::assume_engine_speed, profile.name, stack,
                                                 format::number(best->engine_speed))
                                           : say(language, Phrase::assume_engine_unfitted, profile.name, stack));
+  const bool fitted = best->engine_speed != 1.0;
   if (request.precision == InferencePrecision::fp8) {
-    out.push_back(say(language,
-                      best->engine_speed != 1.0 ? Phrase::assume_engine_fp8_fitted : Phrase::assume_engine_fp8_default,
+    out.push_back(say(language, fitted ? Phrase::assume_engine_fp8_fitted : Phrase::assume_engine_fp8_default,
                       profile.name, stack, format::number(best->engine_fp8_share)));
+  }
+  if (model.moe) {
+    out.push_back(say(language,
+                      best->engine_moe_fitted ? Phrase::assume_engine_moe_fitted : Phrase::assume_engine_moe_default,
+                      profile.name, stack, format::number(best->engine_moe_share)));
   }
 }
 
@@ -745,7 +753,7 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     if (request.request_rate) {
       out.push_back(say(language, Phrase::assume_request_rate, format::number(*request.request_rate)));
     }
-    add_engine(request, best ? &best->gpu : nullptr, serving, language, out);
+    add_engine(request, model, best ? &best->gpu : nullptr, serving, language, out);
   }
   add_margin_and_choice(request, serving, language, out);
   if (request.mode == CostMode::rent) {

@@ -677,3 +677,29 @@ TEST_CASE("serving: 8 x H200 serve Llama 2 70B as MLPerf runs it, laid out unask
   CHECK(served["inference"]["requests_per_s"]["typical"].get<double>() >= 94.9);
   CHECK(served["inference"]["queue"]["ttft_p90_ms"].get<double>() <= 2000);
 }
+
+TEST_CASE("serving: a large MoE model spreads its experts across servers, or within copies with --ep 1",
+          "[cli][serving]") {
+  const std::vector<std::string> base = {
+      "--model",     "deepseek-v3", "--task",         "inference", "--gpu",     "h100-sxm5", "--count",   "32",
+      "--precision", "fp8",         "--kv-precision", "fp8",       "--tpot-ms", "none",      "--ttft-ms", "none"};
+  const auto wide = plan(base);
+  CHECK(wide["layout"]["tensor_parallel"] == 1);
+  CHECK(wide["layout"]["data_parallel"] == 32);
+  CHECK(wide["layout"]["expert_parallel"].get<int>() > 8);  // beyond one 8-GPU server
+  CHECK_THAT(wide["layout"]["description"].get<std::string>(), Catch::Contains("attention data parallel"));
+  std::vector<std::string> within = base;
+  within.insert(within.end(), {"--ep", "1"});
+  const auto copies = plan(within);
+  CHECK(copies["layout"]["expert_parallel"].get<int>() <= 8);
+  CHECK(wide["inference"]["max_tokens_per_s"]["typical"].get<double>() >
+        copies["inference"]["max_tokens_per_s"]["typical"].get<double>());
+  // --ep 32 fixes the group; the request says so.
+  std::vector<std::string> fixed = base;
+  fixed.insert(fixed.end(), {"--ep", "32", "--format", "json"});
+  const Result r = run(fixed);
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["request"]["expert_parallel"] == 32);
+  CHECK(doc["recommendations"][0]["layout"]["expert_parallel"] == 32);
+}

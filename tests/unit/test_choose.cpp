@@ -123,10 +123,12 @@ TEST_CASE("serving a request rate: served under twice the rate once several copi
         }
         const Estimate& e = report.recommendations.front().estimate;
         REQUIRE(e.inference);
-        CAPTURE(preset, rate, gpu, e.count, e.inference->replicas);
+        CAPTURE(preset, rate, gpu, e.count, e.inference->replicas, e.layout.expert);
         const double served = e.inference->requests_per_s.typical;
         CHECK(served >= rate * (1 - 1e-9));
-        if (e.inference->replicas > 1) {
+        // Model copies: with wide expert parallelism one group of GPUs is one
+        // copy however many requests it serves.
+        if (e.layout.model_copies() > 1) {
           ++several;
           // The count is sized on the copies serving both phases; split into
           // prefill and decode pools, the same GPUs may serve more.

@@ -4,6 +4,10 @@
 // scheduler caps the batch, and the operating point meets the targets.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "estimate/parts.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/estimate.hpp"
@@ -250,4 +254,53 @@ TEST_CASE("a request rate is served with the p90 first token within its target",
   CHECK(e.inference->queue->ttft_p90_ms <= *e.inference->ttft_target_ms);
   CHECK(e.inference->queue->ttft_p50_ms <= e.inference->queue->ttft_p90_ms);
   CHECK(e.inference->requests_per_s.typical >= 20);
+}
+
+TEST_CASE("wide expert parallelism: experts over servers, attention data parallel, its all-to-all as DeepEP measures",
+          "[serving]") {
+  const Catalog catalog = load_embedded_catalog();
+  const ModelCatalog models = load_embedded_models();
+  const ModelShape& v3 = models.resolve("deepseek-v3");
+  const GpuSpec& h800 = catalog.resolve("h800-sxm");
+  Request r = serving(v3.params, 16, 64, 1000, 1000);
+  r.precision = InferencePrecision::fp8;
+  // The layouts of 16 GPUs hold one expert group of 16, and of 8 and 4.
+  const std::vector<Layout> layouts = sizing::serving_layouts(r, v3, h800, 16);
+  const auto wide = std::find_if(layouts.begin(), layouts.end(), [](const Layout& l) { return l.expert == 16; });
+  REQUIRE(wide != layouts.end());
+  CHECK(wide->wide_expert());
+  CHECK(wide->tensor == 1);
+  CHECK(wide->data == 16);
+  // Each GPU holds the attention and shared weights whole and 1/16 of the routed experts.
+  const MemoryBreakdown memory = memory_per_gpu(r, v3, *wide);
+  const double whole = weight_bytes(r, v3);
+  const double routed = routed_weight_bytes(r, v3);
+  CHECK(memory.weights == Approx(whole - routed + routed / 16));
+  // A dense model has no such layout.
+  const ModelShape dense = infer_shape(70e9);
+  for (const Layout& l : sizing::serving_layouts(r, dense, h800, 16)) {
+    CHECK_FALSE(l.wide_expert());
+  }
+  // DeepEP's low-latency kernels (deepseek-ai/DeepEP README: H800, CX7 400 Gb/s,
+  // 128 tokens a GPU, hidden 7168, top-8, FP8 dispatch, BF16 combine):
+  // dispatch + combine of one layer, microseconds, for EP 16 to 256.
+  const std::pair<int, double> deepep[] = {
+      {16, 118 + 195}, {32, 155 + 273}, {64, 173 + 314}, {128, 192 + 369}, {256, 194 + 360}};
+  for (const auto& [ep, us] : deepep) {
+    Layout l{1, 1, ep, 0, std::nullopt};
+    l.expert = ep;
+    const sizing::ExpertAllToAll a2a(r, v3, h800, l);
+    INFO("EP " << ep);
+    CHECK(a2a.layer_s(128) * 1e6 == Approx(us).epsilon(0.25));
+  }
+  // On 16 H100s, DeepSeek-V3 in FP8 serves more as one expert group than as
+  // tensor parallel 8 x pipeline parallel 2, and no prefill/decode split is made of it.
+  Request plan = serving(v3.params, 16, 0, 1000, 1000);
+  plan.concurrency.reset();
+  plan.precision = InferencePrecision::fp8;
+  plan.kv_precision = KvPrecision::fp8;
+  const Estimate e = estimate(plan, v3, catalog.resolve("h100-sxm5"));
+  REQUIRE(e.inference);
+  CHECK(e.layout.wide_expert());
+  CHECK_FALSE(e.inference->disaggregated);
 }

@@ -552,6 +552,15 @@ inline std::vector<Case> cases() {
   using P = InferencePrecision;
   using K = KvPrecision;
   auto miss = [&](const std::string& reason) { list.back().miss_reason = reason; };
+  // A MoE model's experts as the source laid them out (--ep): over groups of
+  // n GPUs with data-parallel attention, or (1) with the tensor-parallel group.
+  auto experts_over = [&](int n) {
+    Case& c = list.back();
+    c.setup = [base = c.setup, n](Request& r) {
+      base(r);
+      r.expert_parallel = n;
+    };
+  };
   const std::string rocm_reason =
       "vLLM on ROCm over 8 GPUs as one copy (TP 8) at 128 in / 2048 out runs well below the step model; its fitted "
       "speed (1.12) comes from fitting cases that disagree 1.8x: this run and MLPerf's Llama 2 70B with one copy per "
@@ -601,10 +610,19 @@ inline std::vector<Case> cases() {
           "5101.7 output tokens/s", "TensorRT-LLM 0.14, FP8 weights and KV, 1 x L40S, 128 in / 2048 out", trt014);
   serving("trt-l40s-70b-fp8-tp4-128-2048", "llama-3.1-70b", "l40s", 4, P::fp8, K::fp8, 128, 2048, trt, load, 1763.522,
           "1763.5 output tokens/s", "TensorRT-LLM 0.14, FP8 weights and KV, TP 4 over PCIe, 128 in / 2048 out", trt014);
+  const std::string mixtral_reason =
+      "TensorRT-LLM 0.14 (2024, its TensorRT-engine backend) runs Mixtral's 8 wide experts (14,336) near a dense "
+      "layer's efficiency; TensorRT-LLM's MoE share (0.20) is fitted on its MoE fitting cases, five of seven of "
+      "them the PyTorch backend's fine-grained experts (128 to 256 of 768 to 2,048, top-8) run as DEP, whose MoE "
+      "path is far slower: one engine profile does not yet tell the two backends apart";
   serving("trt-a100-mixtral-tp2-128-2048", "mixtral-8x7b", "a100-80gb-sxm4", 2, P::bf16, K::bf16, 128, 2048, trt, load,
           4284.3035, "4284.3 output tokens/s", "TensorRT-LLM 0.14, Mixtral 8x7B FP16, TP 2, 128 in / 2048 out", trt014);
+  miss(mixtral_reason);
+  experts_over(1);
   serving("trt-h100-mixtral-fp8-tp2-2048-128", "mixtral-8x7b", "h100-sxm5", 2, P::fp8, K::fp8, 2048, 128, trt, load,
           2883.5166, "2883.5 output tokens/s", "TensorRT-LLM 0.14, Mixtral 8x7B FP8, TP 2, 2048 in / 128 out", trt014);
+  miss(mixtral_reason);
+  experts_over(1);
   serving("trt1-h100-8b-fp8-128-2048", "llama-3.1-8b", "h100-sxm5", 1, P::fp8, K::fp8, 128, 2048, trt_serve, load,
           22714, "22,714 output tokens/s",
           "TensorRT-LLM 1.0 (PyTorch backend), nvidia/Llama-3.1-8B-Instruct-FP8, 1 x H100 SXM, 128 in / 2048 out "
@@ -657,34 +675,33 @@ inline std::vector<Case> cases() {
   serving("trt2-b200-dsr1-fp4-4gpu-1k1k", "deepseek-v3", "b200", 4, P::fp4, K::fp8, 1000, 1000, trt_defaults, load,
           per_gpu(6463, 4), "6,463 output tokens/s per GPU (x 4 GPUs)",
           "TensorRT-LLM, nvidia/DeepSeek-R1-0528-NVFP4-v2 (DeepSeek-V3 shape), 4 x B200 as attention data parallel "
-          "with expert parallel 4 (gpu-advise models its own layout of the 4 GPUs), FP8 KV, 1000 in / 1000 out",
+          "with expert parallel 4 (modelled so: --ep 4), FP8 KV, 1000 in / 1000 out",
           trt_new);
+  experts_over(4);
   serving("trt2-h200-dsr1-fp8-8gpu-1k1k", "deepseek-v3", "h200-sxm", 8, P::fp8, K::fp8, 1000, 1000, trt_defaults, load,
           per_gpu(1627, 8), "1,627 output tokens/s per GPU (x 8 GPUs)",
           "TensorRT-LLM, deepseek-ai/DeepSeek-R1-0528 (FP8), 8 x H200 as attention data parallel with expert "
           "parallel 8, FP8 KV, 1000 in / 1000 out",
           trt_new);
+  experts_over(8);
   serving("trt2-b200-qwen3-235b-fp4-4gpu-1k1k", "qwen3-235b-a22b", "b200", 4, P::fp4, K::fp8, 1000, 1000, trt_defaults,
           load, per_gpu(5764, 4), "5,764 output tokens/s per GPU (x 4 GPUs)",
           "TensorRT-LLM, nvidia/Qwen3-235B-A22B-FP4, 4 x B200 as attention data parallel with expert parallel 4, "
           "1000 in / 1000 out",
           trt_new);
-  const std::string qwen3_reason =
-      "Qwen3-235B's 94 thin layers (hidden 4096, 128 experts) pay per-layer routing and kernel costs the step "
-      "model does not charge (DeepSeek-V3's 61 wider layers land within 10%); the faster the card's matrix "
-      "products, the more of a step they take";
-  miss(qwen3_reason + ": at FP4 on B200 they dominate, so the estimate runs fastest here");
+  experts_over(4);
   serving("trt2-h200-qwen3-235b-fp8-4gpu-1k1k", "qwen3-235b-a22b", "h200-sxm", 4, P::fp8, K::fp8, 1000, 1000,
           trt_defaults, load, per_gpu(3288, 4), "3,288 output tokens/s per GPU (x 4 GPUs)",
           "TensorRT-LLM, nvidia/Qwen3-235B-A22B-FP8, 4 x H200 as attention data parallel with expert parallel 4, "
           "1000 in / 1000 out",
           trt_new);
-  miss(qwen3_reason + ": at FP8 on H200 too, the estimate runs fast");
+  experts_over(4);
   serving("trt2-b200-maverick-fp4-4gpu-1k1k", "llama-4-maverick", "b200", 4, P::fp4, K::fp8, 1000, 1000, trt_defaults,
           load, per_gpu(11337, 4), "11,337 output tokens/s per GPU (x 4 GPUs)",
           "TensorRT-LLM, nvidia/Llama-4-Maverick-17B-128E-Instruct-NVFP4, 4 x B200 as attention data parallel with "
           "expert parallel 4, 1000 in / 1000 out",
           trt_new);
+  experts_over(4);
   serving("trt1-b200-405b-fp4-tp4-1k1k", "llama-3.1-405b", "b200", 4, P::fp4, K::fp8, 1000, 1000, trt_defaults, load,
           5209, "5,209 output tokens/s",
           "TensorRT-LLM 1.0, nvidia/Llama-3.1-405B-Instruct-FP4, TP 4 x B200, 1000 in / "
@@ -750,16 +767,19 @@ inline std::vector<Case> cases() {
           "vLLM 0.11.0, DeepSeek-R1-0528 FP8, TP 8 x H200, ShareGPT 1000 prompts at once (219,171 in / 200,752 out: "
           "means 219 / 201)",
           gpustack_h200);
+  experts_over(1);
   burst();
   serving("gpustack-h200-sglang-dsr1-sharegpt", "deepseek-v3", "h200-sxm", 8, P::fp8, K::bf16, 219, 201, sglang_own,
           load, 3172.46, "3172.46 output tokens/s",
           "SGLang 0.5.3, DeepSeek-R1-0528 FP8, TP 8 x H200 (without DP attention), ShareGPT 1000 prompts at once",
           gpustack_h200);
+  experts_over(1);
   burst();
   serving("gpustack-h200-trtllm-dsr1-sharegpt", "deepseek-v3", "h200-sxm", 8, P::fp8, K::bf16, 219, 201, trt_own, load,
           1618.94, "1618.94 output tokens/s",
           "TensorRT-LLM 1.0.0 trtllm-serve, DeepSeek-R1-0528 FP8, TP 8 / EP 8 x H200, ShareGPT 1000 prompts at once",
           gpustack_h200);
+  experts_over(1);
   burst();
 
   const std::string lmdeploy_source = "InternLM/lmdeploy docs/en/benchmark/a100_fp16.md (v0.1.0a1)";
@@ -891,6 +911,44 @@ inline std::vector<Case> cases() {
           mlperf("AMD", "8xMI325X_2xEPYC_9575F_1", "Server"));
   one_copy_per_gpu();
   within_limits(200, 2000);
+
+  // TensorRT-LLM's newer perf overview, more of its MoE rows: DeepSeek-R1,
+  // Llama 4 Maverick and Qwen3-235B as the table ran them (DEPn: attention
+  // data parallel with the experts over n GPUs), Qwen3-30B-A3B on one GPU.
+  serving("trt2-gb200-dsr1-fp4-4gpu-1k1k", "deepseek-v3", "gb200-nvl72", 4, P::fp4, K::fp8, 1000, 1000, trt_defaults,
+          load, per_gpu(6939, 4), "6,939 output tokens/s per GPU (x 4 GPUs)",
+          "TensorRT-LLM, nvidia/DeepSeek-R1-0528-NVFP4-v2, GB200 DEP4, FP8 KV, 1000 in / 1000 out", trt_new);
+  experts_over(4);
+  serving("trt2-h200-dsr1-fp8-8gpu-1k8k", "deepseek-v3", "h200-sxm", 8, P::fp8, K::fp8, 1024, 8192, trt_defaults, load,
+          per_gpu(1218, 8), "1,218 output tokens/s per GPU (x 8 GPUs)",
+          "TensorRT-LLM, deepseek-ai/DeepSeek-R1-0528 (FP8), H200 DEP8, FP8 KV, 1024 in / 8192 out", trt_new);
+  experts_over(8);
+  serving("trt2-b200-dsr1-fp4-4gpu-1k8k", "deepseek-v3", "b200", 4, P::fp4, K::fp8, 1024, 8192, trt_defaults, load,
+          per_gpu(3862, 4), "3,862 output tokens/s per GPU (x 4 GPUs)",
+          "TensorRT-LLM, nvidia/DeepSeek-R1-0528-NVFP4-v2, B200 DEP4, FP8 KV, 1024 in / 8192 out", trt_new);
+  experts_over(4);
+  serving("trt2-b200-dsr1-fp4-4gpu-8k1k", "deepseek-v3", "b200", 4, P::fp4, K::fp8, 8192, 1024, trt_defaults, load,
+          per_gpu(1168, 4), "1,168 output tokens/s per GPU (x 4 GPUs)",
+          "TensorRT-LLM, nvidia/DeepSeek-R1-0528-NVFP4-v2, B200 DEP4, FP8 KV, 8192 in / 1024 out", trt_new);
+  experts_over(4);
+  serving("trt2-h200-maverick-fp8-8gpu-1k1k", "llama-4-maverick", "h200-sxm", 8, P::fp8, K::fp8, 1000, 1000,
+          trt_defaults, load, per_gpu(4146, 8), "4,146 output tokens/s per GPU (x 8 GPUs)",
+          "TensorRT-LLM, nvidia/Llama-4-Maverick-17B-128E-Instruct-FP8, H200 DEP8, 1000 in / 1000 out", trt_new);
+  experts_over(8);
+  serving("trt2-h100-qwen3-235b-fp8-8gpu-1k1k", "qwen3-235b-a22b", "h100-sxm5", 8, P::fp8, K::fp8, 1000, 1000,
+          trt_defaults, load, per_gpu(1932, 8), "1,932 output tokens/s per GPU (x 8 GPUs)",
+          "TensorRT-LLM, nvidia/Qwen3-235B-A22B-FP8, H100 DEP8, 1000 in / 1000 out", trt_new);
+  experts_over(8);
+  serving("trt2-b200-qwen3-30b-fp4-1k1k", "qwen3-30b-a3b", "b200", 1, P::fp4, K::fp8, 1000, 1000, trt_defaults, load,
+          26971, "26,971 output tokens/s per GPU",
+          "TensorRT-LLM, nvidia/Qwen3-30B-A3B-FP4, one B200, 1000 in / 1000 out", trt_new);
+  miss(
+      "Qwen3-30B-A3B's experts are the narrowest in the set (768 wide, hidden 2048) and its attention small, so its "
+      "MoE layers take more of a step than the fitted MoE share charges; the same model at 8192 in / 1024 out, in the "
+      "fitting set, lands at +26%");
+  serving("trt2-b200-qwen3-30b-fp4-8k1k", "qwen3-30b-a3b", "b200", 1, P::fp4, K::fp8, 8192, 1024, trt_defaults, load,
+          5735, "5,735 output tokens/s per GPU", "TensorRT-LLM, nvidia/Qwen3-30B-A3B-FP4, one B200, 8192 in / 1024 out",
+          trt_new);
   return list;
 }
 
@@ -1156,8 +1214,10 @@ inline std::string engine_summary(const Catalog& catalog, const ModelCatalog& mo
     int held = 0;
     std::vector<double> logs;
     std::vector<double> fp8_logs;
+    std::vector<double> moe_logs;
     double speed = 1.0;
     double fp8_share = 0;
+    double moe_share = 0;
     std::vector<double> held_errors;
   };
   std::map<std::pair<std::string, std::string>, Group> groups;
@@ -1172,6 +1232,8 @@ inline std::string engine_summary(const Catalog& catalog, const ModelCatalog& mo
     Group& g = groups[{std::string(engine_profile(engine).name), std::string(display_name(gpu.software))}];
     g.speed = engine_speed(engine, gpu.software);
     g.fp8_share = engine_fp8_share(engine, gpu.software);
+    g.moe_share = engine_moe_share(engine, gpu.software);
+    const bool moe = !c.model.empty() && c.model != "opt-13b" && models.resolve(c.model).moe.has_value();
     const Result result = evaluate(c, catalog, models);
     if (result.estimate <= 0) {
       continue;
@@ -1184,6 +1246,9 @@ inline std::string engine_summary(const Catalog& catalog, const ModelCatalog& mo
       if (r.precision == InferencePrecision::fp8) {
         g.fp8_logs.push_back(latency ? -ratio : ratio);
       }
+      if (moe) {
+        g.moe_logs.push_back(latency ? -ratio : ratio);
+      }
     } else {
       ++g.held;
       g.held_errors.push_back(std::abs(result.error));
@@ -1192,8 +1257,9 @@ inline std::string engine_summary(const Catalog& catalog, const ModelCatalog& mo
   std::string out =
       "| engine | stack | fitting cases | held-out cases | speed in the code (fitted from 3 fitting cases) | "
       "correction the fitting set calls for | FP8 share in the code | FP8 fitting cases | "
-      "correction they call for | held-out median absolute error |\n"
-      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+      "correction they call for | MoE share in the code | MoE fitting cases | correction they call for | "
+      "held-out median absolute error |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   const auto correction = [](const std::vector<double>& logs) {
     Tally t;
     t.errors = logs;
@@ -1202,8 +1268,9 @@ inline std::string engine_summary(const Catalog& catalog, const ModelCatalog& mo
   for (const auto& [key, g] : groups) {
     Tally held;
     held.errors = g.held_errors;
-    out += fmt::format("| {} | {} | {} | {} | {:.2f} | {} | {:.2f} | {} | {} | {} |\n", key.first, key.second, g.fit,
-                       g.held, g.speed, correction(g.logs), g.fp8_share, g.fp8_logs.size(), correction(g.fp8_logs),
+    out += fmt::format("| {} | {} | {} | {} | {:.2f} | {} | {:.2f} | {} | {} | {:.2f} | {} | {} | {} |\n", key.first,
+                       key.second, g.fit, g.held, g.speed, correction(g.logs), g.fp8_share, g.fp8_logs.size(),
+                       correction(g.fp8_logs), g.moe_share, g.moe_logs.size(), correction(g.moe_logs),
                        g.held_errors.empty() ? std::string("-") : fmt::format("{:.0f}%", 100.0 * held.median()));
   }
   return out;
