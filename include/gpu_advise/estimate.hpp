@@ -44,7 +44,8 @@ struct Layout {
   // The GPUs one model copy spans (data parallelism replicates it).
   [[nodiscard]] int model_parallel() const { return tensor * pipeline * context; }
   [[nodiscard]] int gpus() const { return model_parallel() * data; }
-  // Serving a MoE model with wide expert parallelism: the routed experts
+  // Serving only (a training layout's experts follow its own rules): a MoE
+  // model with wide expert parallelism, the routed experts
   // spread over `expert` GPUs, each running its own requests' attention
   // (data-parallel attention: tensor 1, `data` GPUs, data / expert groups).
   [[nodiscard]] bool wide_expert() const { return expert > tensor * pipeline && tensor * pipeline == 1; }
@@ -136,6 +137,7 @@ struct InferenceEstimate {
   bool memory_of_free = false;
   double engine_speed = 1.0;
   double engine_fp8_share = 0.70;  // its FP8 GEMMs' share of peak relative to BF16's (--precision fp8)
+  bool engine_fp8_fitted = false;  // fitted on its own FP8 figures (else training's)
   double engine_moe_share = 0.60;  // its routed experts' share of a dense product's efficiency (MoE)
   bool engine_moe_fitted = false;  // fitted on its own MoE figures (else training's)
   std::optional<Queueing> queue;   // with --request-rate
@@ -274,7 +276,7 @@ struct Shortfall {
 struct EstimateNote {
   enum class Kind { pcie_scale_out, pair_scale_out, multi_node, fp8_fallback, tp_over_pcie, not_on_offer, batch_grown };
   // What crosses the scale-out network of a multi-node plan.
-  enum class Crossing { data_parallel, pipeline, data_and_pipeline };
+  enum class Crossing { data_parallel, pipeline, data_and_pipeline, experts };
   Kind kind = Kind::pcie_scale_out;
   int gpus = 0;
   int nodes = 0;

@@ -384,9 +384,15 @@ void check_expert_parallel(const ModelShape& model, const Request& request) {
     throw UsageError(fmt::format("--ep {} spreads a mixture-of-experts model's experts; {} is dense: leave --ep out",
                                  ep, model.name));
   }
-  if (ep > model.moe->experts) {
-    throw UsageError(fmt::format("--ep {} is more GPUs than {}'s {} routed experts: give at most {}", ep, model.name,
-                                 model.moe->experts, model.moe->experts));
+  if (model.moe->experts % ep != 0) {
+    throw UsageError(
+        fmt::format("--ep {} does not divide {}'s {} routed experts: each GPU of a group holds the same "
+                    "number of them; give a divisor of {}",
+                    ep, model.name, model.moe->experts, model.moe->experts));
+  }
+  if (ep > request.max_gpus) {
+    throw UsageError(fmt::format("--ep {} is more GPUs than --max-gpus {}: raise --max-gpus or give a smaller group",
+                                 ep, request.max_gpus));
   }
   if (request.copies) {
     throw UsageError(fmt::format("--ep {} and --copies {} both set how the GPUs are grouped: give one of them", ep,

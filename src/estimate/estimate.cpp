@@ -165,12 +165,15 @@ Estimate plan_at_smallest(const Request& stated, const ModelShape& model, const 
     }
     // Servers with no scale-up link between them: what crosses is what one
     // model copy sends there, its pipeline stages (tensor parallelism stays
-    // inside one server; copies of the model exchange nothing).
+    // inside one server; copies of the model exchange nothing), or with wide
+    // expert parallelism every MoE layer's all-to-all.
     const int span = std::max(node, gpu.interconnect.domain_size);
-    const int copy = e.layout.tensor * e.layout.pipeline;
+    const bool wide = e.layout.wide_expert();
+    const int copy = wide ? e.layout.expert : e.layout.tensor * e.layout.pipeline;
     if (copy > span) {
       e.notes.push_back(EstimateNote{EstimateNote::Kind::multi_node, copy, (copy + span - 1) / span,
-                                     EstimateNote::Crossing::pipeline, gpu.node.scale_out_gbps_per_gpu});
+                                     wide ? EstimateNote::Crossing::experts : EstimateNote::Crossing::pipeline,
+                                     gpu.node.scale_out_gbps_per_gpu});
     }
   }
   add_costs(request, gpu, e);

@@ -49,8 +49,8 @@ double decode_precision_factor(InferencePrecision precision) {
 double linear_peak_tflops(const Request& request, const GpuSpec& gpu) {
   const ServingEngine engine = request.engine.value_or(ServingEngine::vllm);
   if (request.precision == InferencePrecision::fp4 && gpu.compute.fp4_tflops) {
-    // FP4 GEMMs taken to reach the share of their peak FP8 ones reach: no
-    // published serving profile separates them yet (docs/methodology.md §5).
+    // FP4 GEMMs taken to reach training's FP8 share of their peak (0.70),
+    // for every engine (docs/methodology.md §5; TensorRT-LLM's FP4 rows check it).
     return std::max(*gpu.compute.fp4_tflops * fp8_mfu_factor, gpu.compute.bf16_tflops);
   }
   if (request.precision == InferencePrecision::fp8 && gpu.compute.fp8_tflops) {
@@ -324,17 +324,21 @@ ExpertAllToAll::ExpertAllToAll(const Request& request, const ModelShape& model, 
       request.precision == InferencePrecision::fp8 || request.precision == InferencePrecision::fp4;
   m_bytes_per_token =
       model.moe->experts_per_token * static_cast<double>(model.hidden) * ((low_precision ? 1.0 : 2.0) + 2.0);
+  // Three rings of peers: the scale-up domain (NVLink, HCCS, Infinity
+  // Fabric), the rest of the server over PCIe, and the network beyond it.
   const double e = layout.expert;
   const int domain = std::max(1, gpu.interconnect.domain_size);
-  const double near = std::min(e, static_cast<double>(std::max({1, domain, gpu.node.gpus_per_node})));
-  m_near = (near - 1.0) / e;
-  m_far = (e - near) / e;
+  const double linked = std::min(e, static_cast<double>(domain));
+  const double server = std::min(e, static_cast<double>(std::max({1, domain, gpu.node.gpus_per_node})));
+  m_near = (linked - 1.0) / e;
+  m_server = (server - linked) / e;
+  m_far = (e - server) / e;
   const double pcie = pcie_gb_per_s(gpu);
-  const double near_gb_per_s = domain >= 2 ? gpu.interconnect.bandwidth_gb_per_s / 2.0 : pcie;
-  const double far_gb_per_s = gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie;
-  m_near_bytes_per_s = near_gb_per_s * 1e9 * link_efficiency;
-  m_far_bytes_per_s = std::min(far_gb_per_s, pcie) * 1e9 * link_efficiency;
-  m_latency_s = m_far > 0 ? network_latency_s : link_latency_s;
+  const double network = gpu.node.scale_out_gbps_per_gpu > 0 ? gpu.node.scale_out_gbps_per_gpu / 8.0 : pcie;
+  m_near_bytes_per_s = (domain >= 2 ? gpu.interconnect.bandwidth_gb_per_s / 2.0 : pcie) * 1e9 * link_efficiency;
+  m_server_bytes_per_s = pcie * 1e9 * link_efficiency;
+  m_far_bytes_per_s = std::min(network, pcie) * 1e9 * link_efficiency;
+  m_latency_s = m_far > 0 ? network_latency_s : m_server > 0 ? pcie_latency_s : link_latency_s;
   m_moe_layers = std::max(0, model.layers - model.moe->dense_layers);
 }
 
@@ -343,7 +347,8 @@ double ExpertAllToAll::layer_s(double tokens) const {
     return 0;
   }
   const double bytes = tokens * m_bytes_per_token;
-  return 2.0 * m_latency_s + std::max(bytes * m_near / m_near_bytes_per_s, bytes * m_far / m_far_bytes_per_s);
+  return 2.0 * m_latency_s + std::max({bytes * m_near / m_near_bytes_per_s, bytes * m_server / m_server_bytes_per_s,
+                                       bytes * m_far / m_far_bytes_per_s});
 }
 
 double kv_bytes_per_sequence(const Request& request, const ModelShape& model, const Layout& layout) {
@@ -470,6 +475,7 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   inf.engine_fp8_share = engine_fp8_share(inf.engine, gpu.software);
   inf.engine_moe_share = engine_moe_share(inf.engine, gpu.software);
   inf.engine_moe_fitted = inf.engine_moe_share != moe_kernel_factor;
+  inf.engine_fp8_fitted = inf.engine_fp8_share != fp8_mfu_factor;
   if (inf.max_concurrency < 1) {
     result.fits = false;
     return result;

@@ -161,9 +161,10 @@ namespace {
 // A MoE model's routed experts over groups of `group` GPUs, each GPU running
 // its own requests' attention (data-parallel attention with expert
 // parallelism, as DeepSeek, SGLang and TensorRT-LLM serve V3-class models
-// across servers); none for a dense model or a group the experts do not fill.
+// across servers); none for a dense model, or a group that does not divide the
+// GPUs or whose GPUs would not hold the same number of experts.
 std::optional<Layout> wide_expert(const ModelShape& model, int count, int group) {
-  if (!model.moe || group < 2 || count % group != 0 || group > model.moe->experts) {
+  if (!model.moe || group < 2 || count % group != 0 || model.moe->experts % group != 0) {
     return std::nullopt;
   }
   Layout layout{1, 1, count, 0, std::nullopt};
@@ -194,9 +195,9 @@ std::vector<Layout> serving_layouts(const Request& request, const ModelShape& mo
     return out;
   }
   std::vector<Layout> out{serving_group(model, gpu, count)};
-  // Wide expert parallelism: one group over every GPU, then groups of half,
-  // a quarter, ... of them, where they divide the count.
-  for (int group = count; wide_too && group >= 2; group /= 2) {
+  // Wide expert parallelism: groups of every size that divides the count
+  // (one per server, one over all the GPUs, ...).
+  for (int group = count; wide_too && group >= 2; --group) {
     if (auto wide = wide_expert(model, count, group)) {
       out.push_back(*wide);
     }

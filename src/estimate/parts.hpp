@@ -175,8 +175,8 @@ inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 // Wide expert parallelism's all-to-all (docs/methodology.md §5): each MoE
 // layer dispatches a GPU's tokens to their k experts (in FP8 where the
 // weights are FP8 or FP4, as DeepEP does; else BF16) and combines the outputs
-// in BF16, the share bound for GPUs of its scale-up domain over that fabric
-// and the rest over the network, the two at once.
+// in BF16, the share bound for GPUs of its scale-up domain over that fabric,
+// for the rest of its server over PCIe and the rest over the network, at once.
 class ExpertAllToAll {
  public:
   ExpertAllToAll() = default;
@@ -188,9 +188,11 @@ class ExpertAllToAll {
 
  private:
   double m_bytes_per_token = 0;  // dispatch and combine, per token, all k experts
-  double m_near = 0;             // shares of them bound inside the domain, and beyond it
+  double m_near = 0;             // shares of them bound inside the domain, the server, and beyond it
+  double m_server = 0;
   double m_far = 0;
   double m_near_bytes_per_s = 1;
+  double m_server_bytes_per_s = 1;
   double m_far_bytes_per_s = 1;
   double m_latency_s = 0;  // per all-to-all
   int m_moe_layers = 0;

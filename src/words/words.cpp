@@ -149,7 +149,8 @@ std::string describe(const EstimateNote& note, Language language) {
       const Phrase what = note.crossing == EstimateNote::Crossing::pipeline ? Phrase::crossing_pipeline
                           : note.crossing == EstimateNote::Crossing::data_and_pipeline
                               ? Phrase::crossing_data_and_pipeline
-                              : Phrase::crossing_data;
+                          : note.crossing == EstimateNote::Crossing::experts ? Phrase::crossing_experts
+                                                                             : Phrase::crossing_data;
       std::string line = say(language, Phrase::note_multi_node, note.gpus, note.nodes, say(language, what));
       if (note.scale_out_gbps_per_gpu > 0) {
         line += say(language, Phrase::note_scale_out, format::number(note.scale_out_gbps_per_gpu));
@@ -386,8 +387,11 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                           format::number(d.colocated_rps)));
     }
     if (inf.request_rate) {
-      lines.push_back(say(language, Phrase::inference_replicas, inf.replicas, e.layout.tensor * e.layout.pipeline,
-                          inf.requests_per_s.typical, format::number(*inf.request_rate)));
+      lines.push_back(e.layout.wide_expert()
+                          ? say(language, Phrase::inference_groups, e.layout.model_copies(), e.layout.expert,
+                                inf.requests_per_s.typical, format::number(*inf.request_rate))
+                          : say(language, Phrase::inference_replicas, inf.replicas, e.layout.tensor * e.layout.pipeline,
+                                inf.requests_per_s.typical, format::number(*inf.request_rate)));
       if (inf.queue && inf.queue->stable) {
         lines.push_back(say(language, Phrase::inference_queue, format::number(*inf.request_rate),
                             100.0 * inf.queue->utilisation, 100.0 * inf.queue->wait_probability,
@@ -632,9 +636,9 @@ void add_engine(const Request& request, const ModelShape& model, const GpuSpec* 
   out.push_back(best->engine_speed != 1.0 ? say(language, Phrase::assume_engine_speed, profile.name, stack,
                                                 format::number(best->engine_speed))
                                           : say(language, Phrase::assume_engine_unfitted, profile.name, stack));
-  const bool fitted = best->engine_speed != 1.0;
   if (request.precision == InferencePrecision::fp8) {
-    out.push_back(say(language, fitted ? Phrase::assume_engine_fp8_fitted : Phrase::assume_engine_fp8_default,
+    out.push_back(say(language,
+                      best->engine_fp8_fitted ? Phrase::assume_engine_fp8_fitted : Phrase::assume_engine_fp8_default,
                       profile.name, stack, format::number(best->engine_fp8_share)));
   }
   if (model.moe) {

@@ -691,7 +691,8 @@ TEST_CASE("serving: a large MoE model spreads its experts across servers, or wit
   std::vector<std::string> within = base;
   within.insert(within.end(), {"--ep", "1"});
   const auto copies = plan(within);
-  CHECK(copies["layout"]["expert_parallel"].get<int>() <= 8);
+  CHECK(copies["layout"]["expert_parallel"] == copies["layout"]["tensor_parallel"]);
+  CHECK_THAT(copies["layout"]["description"].get<std::string>(), !Catch::Contains("attention data parallel"));
   CHECK(wide["inference"]["max_tokens_per_s"]["typical"].get<double>() >
         copies["inference"]["max_tokens_per_s"]["typical"].get<double>());
   // --ep 32 fixes the group; the request says so.

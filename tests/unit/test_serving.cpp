@@ -264,8 +264,20 @@ TEST_CASE("wide expert parallelism: experts over servers, attention data paralle
   const GpuSpec& h800 = catalog.resolve("h800-sxm");
   Request r = serving(v3.params, 16, 64, 1000, 1000);
   r.precision = InferencePrecision::fp8;
-  // The layouts of 16 GPUs hold one expert group of 16, and of 8 and 4.
+  // The layouts of 16 GPUs hold one expert group of 16, and groups of 8, 4
+  // and 2 (the sizes that divide both the GPUs and the 256 experts).
   const std::vector<Layout> layouts = sizing::serving_layouts(r, v3, h800, 16);
+  for (const int group : {16, 8, 4, 2}) {
+    CAPTURE(group);
+    CHECK(std::any_of(layouts.begin(), layouts.end(),
+                      [&](const Layout& l) { return l.wide_expert() && l.expert == group && l.data == 16; }));
+  }
+  // 24 GPUs: groups of 8 (one a server) and of 2 and 4, not 3, 6, 12 or 24 (256 experts).
+  for (const Layout& l : sizing::serving_layouts(r, v3, h800, 24)) {
+    if (l.wide_expert()) {
+      CHECK(256 % l.expert == 0);
+    }
+  }
   const auto wide = std::find_if(layouts.begin(), layouts.end(), [](const Layout& l) { return l.expert == 16; });
   REQUIRE(wide != layouts.end());
   CHECK(wide->wide_expert());
