@@ -83,7 +83,7 @@ _gpu_advise() {
   local flags="--params --active-params --model --model-config --task --budget --region --ecosystem --mode --gpu
       --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --loss
       --optimizer-in-backward --goodput --lora-rank --lora-targets
-      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --copies --ep --engine --max-batch
+      --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --copies --ep --tp --pp --dp --cp --engine --max-batch
       --tpot-ms --ttft-ms --request-rate --price --spot --condition --years --utilization --power-price
       --currency --format --output --lang --color --explain --compact --catalog --price-file --rules --prepared-for --prepared-by
       --help --version

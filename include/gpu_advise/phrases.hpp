@@ -311,6 +311,8 @@ enum class Phrase {
   assume_engine_fp8_default,
   assume_engine_moe_fitted,
   assume_engine_moe_default,
+  assume_layout_fixed,
+  assume_layout_fixed_only,
   assume_scheduler,
   scheduler_server,
   scheduler_offline,

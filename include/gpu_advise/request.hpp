@@ -149,7 +149,13 @@ struct Request {
   std::optional<int> global_batch;     // --global-batch: sequences per optimizer step; unset = task default
   std::optional<int> zero_stage;       // 0-3; unset = chosen per layout (3 for data parallel, 1 with TP/PP)
   std::optional<Recompute> recompute;  // unset = full for fine-tuning, selective for pretraining
-  int lora_rank = 16;                  // LoRA / QLoRA adapter rank
+  // Training layout degrees the user fixes (--tp, --pp, --dp, --cp; --ep,
+  // below, for both tasks); nullopt: searched.
+  std::optional<int> tensor_parallel;
+  std::optional<int> pipeline_parallel;
+  std::optional<int> data_parallel;
+  std::optional<int> context_parallel;
+  int lora_rank = 16;  // LoRA / QLoRA adapter rank
   std::vector<LoraTarget> lora_targets{std::begin(all_lora_targets), std::end(all_lora_targets)};
   Optimizer optimizer = Optimizer::adamw;
   Offload offload = Offload::none;     // --offload

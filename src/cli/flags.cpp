@@ -87,6 +87,17 @@ const std::vector<FlagSpec>& flag_table() {
        "", FlagScope::training, "global_batch", false},
       {"--zero", &Flags::zero, values::zero, "Training", "STAGE", "ZeRO stage 0-3 (default: chosen per layout)", "",
        FlagScope::training, "zero", false},
+      {"--tp", &Flags::tensor_parallel, values::integer<&Request::tensor_parallel, 1024>, "Training", "N",
+       "Tensor-parallel degree, fixed (default: searched; any of --tp --pp --dp --cp --ep may be given)", "",
+       FlagScope::training, "tp", false},
+      {"--pp", &Flags::pipeline_parallel, values::integer<&Request::pipeline_parallel, 1024>, "Training", "N",
+       "Pipeline-parallel stages, fixed (default: searched)", "", FlagScope::training, "pp", false},
+      {"--dp", &Flags::data_parallel, values::integer<&Request::data_parallel, 65536>, "Training", "N",
+       "Data-parallel ranks, fixed (default: searched; with --tp --pp --cp it sets the count)", "", FlagScope::training,
+       "dp", false},
+      {"--cp", &Flags::context_parallel, values::integer<&Request::context_parallel, 1024>, "Training", "N",
+       "Context-parallel degree: each sequence split over N GPUs, fixed (default: searched for long sequences)", "",
+       FlagScope::training, "cp", false},
       {"--recompute", &Flags::recompute, values::choice<&Request::recompute>, "Training", "MODE",
        "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)", "",
        FlagScope::training, "recompute", false},
@@ -147,9 +158,10 @@ const std::vector<FlagSpec>& flag_table() {
        "most)",
        "", FlagScope::inference, "copies", false},
       {"--ep", &Flags::expert_parallel, values::integer<&Request::expert_parallel, 65536>, "Inference", "N",
-       "A MoE model's experts spread over groups of N GPUs, attention data parallel (wide expert parallelism, "
-       "across servers); 1: experts follow the tensor-parallel group (default: the layout that serves the most)",
-       "", FlagScope::inference, "ep", false},
+       "A MoE model's experts spread over N GPUs: serving, groups of N with attention data parallel (wide expert "
+       "parallelism, across servers), 1 keeping them in each copy's tensor-parallel group; training, the "
+       "expert-parallel degree over the data-parallel ranks (default: searched)",
+       "", FlagScope::any, "ep", false},
       {"--tpot-ms", &Flags::tpot_ms, values::tpot, "Inference", "MS",
        fmt::format("Time per output token each user may wait, or none (default {}: interactive)",
                    shown(default_tpot_ms)),
@@ -406,6 +418,57 @@ void check_expert_parallel(const ModelShape& model, const Request& request) {
   }
 }
 
+// --tp --pp --dp --cp (training): degrees the model and the count allow; the
+// fine-tuning plans with adapters are data parallel only.
+void check_fixed_layout(const ModelShape& model, Request& request) {
+  const bool adapters = request.task == Task::lora || request.task == Task::qlora;
+  const std::pair<const char*, std::optional<int>> model_parallel[] = {{"--tp", request.tensor_parallel},
+                                                                       {"--pp", request.pipeline_parallel},
+                                                                       {"--cp", request.context_parallel},
+                                                                       {"--ep", request.expert_parallel}};
+  for (const auto& [flag, value] : model_parallel) {
+    if (adapters && value && *value > 1) {
+      throw UsageError(
+          fmt::format("{} {}: LoRA and QLoRA plans here are data parallel (DDP, or FSDP sharding the "
+                      "frozen base) over every GPU; leave {} out, or give --dp",
+                      flag, *value, flag));
+    }
+  }
+  if (request.tensor_parallel && model.heads % *request.tensor_parallel != 0) {
+    throw UsageError(fmt::format("--tp {} does not divide {}'s {} attention heads: give a divisor of {}",
+                                 *request.tensor_parallel, model.name, model.heads, model.heads));
+  }
+  if (request.pipeline_parallel && *request.pipeline_parallel > model.layers) {
+    throw UsageError(fmt::format("--pp {} is more stages than {}'s {} layers: give at most {}",
+                                 *request.pipeline_parallel, model.name, model.layers, model.layers));
+  }
+  if (request.context_parallel && request.seq_len % *request.context_parallel != 0) {
+    throw UsageError(fmt::format("--cp {} does not divide --seq-len {}: each GPU holds the same share of a sequence",
+                                 *request.context_parallel, request.seq_len));
+  }
+  const int fixed = request.tensor_parallel.value_or(1) * request.pipeline_parallel.value_or(1) *
+                    request.context_parallel.value_or(1) * request.data_parallel.value_or(1);
+  if (request.count && *request.count % fixed != 0) {
+    throw UsageError(
+        fmt::format("the degrees given (--tp x --pp x --cp x --dp = {}) do not divide --count {}: give a "
+                    "count that is a multiple of them, or fewer degrees",
+                    fixed, *request.count));
+  }
+  const bool all = request.data_parallel &&
+                   (adapters || (request.tensor_parallel && request.pipeline_parallel && request.context_parallel));
+  if (request.count && all && *request.count != fixed) {
+    throw UsageError(
+        fmt::format("--tp x --pp x --cp x --dp = {} GPUs, not --count {}: give one of them", fixed, *request.count));
+  }
+  if (fixed > request.max_gpus) {
+    throw UsageError(
+        fmt::format("the degrees given need at least {} GPUs, more than --max-gpus {}", fixed, request.max_gpus));
+  }
+  if (all && !request.count) {
+    request.count = fixed;  // every degree given: the count follows
+  }
+}
+
 // The checks that take more than one flag: a count over the cluster limit,
 // more sequences than the scheduler runs, a window past the model's context,
 // a flag of another kind of task, the owning flags without --mode buy.
@@ -426,6 +489,9 @@ void check_combinations(const Flags& flags, const ModelShape& model, Request& re
                     *request.copies, *request.count));
   }
   check_expert_parallel(model, request);
+  if (is_training(request.task)) {
+    check_fixed_layout(model, request);
+  }
   const int window = is_training(request.task) ? request.seq_len : request.context;
   // Past the native window only where the model's authors document rope
   // scaling to reach it (serving: scaled_context); training stays within it.

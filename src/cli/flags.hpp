@@ -65,6 +65,10 @@ struct Flags {
   std::string micro_batch;
   std::string global_batch;
   std::string zero;
+  std::string tensor_parallel;
+  std::string pipeline_parallel;
+  std::string data_parallel;
+  std::string context_parallel;
   std::string recompute;
   std::string lora_rank;
   std::string lora_targets;

@@ -218,6 +218,9 @@ std::optional<Candidate> check_family(const Request& request, const ModelShape& 
                                       const Layout& family, int n, double usable, std::optional<double> deadline,
                                       Probe* probe) {
   const Layout layout = with_count(request, family, n);
+  if (!as_fixed(request, layout)) {
+    return std::nullopt;
+  }
   const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
   if (probe != nullptr) {
     keep_smallest(probe->smallest, memory);
@@ -245,6 +248,21 @@ SearchResult search_families(const Request& request, const ModelShape& model, co
   SearchResult result;
   Probe last;
   for (const Layout& family : training_families(request, model, gpu)) {
+    if (request.data_parallel) {  // --dp: one count per family, on offer or not
+      const int n = family.model_parallel() * *request.data_parallel;
+      if (n > request.max_gpus) {
+        continue;
+      }
+      const auto candidate = check_family(request, model, gpu, family, n, usable, deadline, &last);
+      if (candidate && (!result.chosen || n < result.count ||
+                        (n == result.count && candidate->preference > result.chosen->preference))) {
+        result.chosen = candidate;
+        result.count = n;
+      } else if (!candidate) {
+        result.last_count = n;
+      }
+      continue;
+    }
     const CountLadder counts = ladder.multiples_of(family.model_parallel());
     if (counts.empty()) {
       continue;

@@ -17,6 +17,11 @@ std::vector<int> powers_of_two_up_to(int limit) {
   return out;
 }
 
+// A degree the user fixed (--tp, --pp, --cp), or the searched ones.
+std::vector<int> degrees(std::optional<int> fixed, int limit) {
+  return fixed ? std::vector<int>{*fixed} : powers_of_two_up_to(limit);
+}
+
 }  // namespace
 
 std::optional<EstimateNote> scale_out_note(const GpuSpec& gpu, int count) {
@@ -45,16 +50,16 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
   const int domain = std::max(1, gpu.interconnect.domain_size);
   const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{1, 3};
   std::vector<Layout> out;
-  for (const int tp : powers_of_two_up_to(std::min({domain, limit, 8}))) {
+  for (const int tp : degrees(request.tensor_parallel, std::min({domain, limit, 8}))) {
     if (model.heads % tp != 0) {
       continue;
     }
-    for (const int pp : powers_of_two_up_to(std::min(limit / tp, model.layers))) {
+    for (const int pp : degrees(request.pipeline_parallel, std::min(limit / tp, model.layers))) {
       // Context parallelism for long sequences (ring attention), down to
       // 8192 tokens a GPU, as Llama 3's 128K stage and torchtitan split them.
       const int longest = std::max(1, request.seq_len / context_parallel_min_tokens);
       const int cp_limit = request.seq_len >= context_parallel_from_tokens ? std::min(limit / (tp * pp), longest) : 1;
-      for (const int cp : powers_of_two_up_to(std::max(1, cp_limit))) {
+      for (const int cp : degrees(request.context_parallel, std::max(1, cp_limit))) {
         for (const int z : stages) {
           if (!request.zero_stage && tp * pp * cp > 1 && z == 3) {
             continue;  // with model parallelism the distributed optimizer (ZeRO-1) is the norm
@@ -64,7 +69,9 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
           // MoE: the experts spread over the data-parallel ranks of one
           // scale-up domain (Megatron-Bridge's EP 8 on 8-GPU servers), at
           // most as many as there are ranks (with_count).
-          shape.expert = model.moe ? std::max(1, std::min(model.moe->experts, domain / tp)) : 1;
+          shape.expert = request.expert_parallel
+                             ? *request.expert_parallel
+                             : (model.moe ? std::max(1, std::min(model.moe->experts, domain / tp)) : 1);
           out.push_back(shape);
         }
       }
@@ -79,6 +86,11 @@ std::vector<Recompute> recompute_modes(const Request& request) {
     modes.push_back(Recompute::full);
   }
   return modes;
+}
+
+bool as_fixed(const Request& request, const Layout& layout) {
+  return (!request.data_parallel || layout.data == *request.data_parallel) &&
+         (!request.expert_parallel || layout.expert == *request.expert_parallel);
 }
 
 Layout with_count(const Request& request, const Layout& shape, int n) {
@@ -118,6 +130,9 @@ std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& m
     return out;
   }
   if (request.task == Task::lora || request.task == Task::qlora) {
+    if (request.data_parallel && count != *request.data_parallel) {
+      return out;
+    }
     const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{0, 3};
     for (const int z : stages) {
       out.push_back(Layout{1, 1, count, count == 1 ? 0 : z, std::nullopt});
@@ -130,6 +145,9 @@ std::vector<Layout> parallel_layouts(const Request& request, const ModelShape& m
       continue;
     }
     const Layout layout = with_count(request, shape, count);
+    if (!as_fixed(request, layout)) {
+      continue;  // not the data-parallel or expert-parallel degree given
+    }
     // More ranks than the global batch feeds (or, for a pipeline, fewer
     // micro-batches than stages): as the family search (count_search.cpp),
     // only when no layout of this count is within the limit.

@@ -112,6 +112,8 @@ struct Candidate {
 }
 // A shape given its data-parallel size: n / (tensor x pipeline) GPUs.
 [[nodiscard]] Layout with_count(const Request& request, const Layout& shape, int n);
+// The layout has the data-parallel and expert-parallel degrees the user fixed (--dp, --ep).
+[[nodiscard]] bool as_fixed(const Request& request, const Layout& layout);
 
 // Every layout of `count` GPUs the request allows on this card.
 [[nodiscard]] std::vector<Layout> layouts_for(const Request& request, const ModelShape& model, const GpuSpec& gpu,

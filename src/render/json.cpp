@@ -178,6 +178,11 @@ void request_json(Writer& w, const Request& r) {
       w.field("micro_batch", r.micro_batch);
       w.field("global_batch", r.global_batch);
       w.field("zero_stage", r.zero_stage);
+      w.field("tensor_parallel", r.tensor_parallel);
+      w.field("pipeline_parallel", r.pipeline_parallel);
+      w.field("data_parallel", r.data_parallel);
+      w.field("context_parallel", r.context_parallel);
+      w.field("expert_parallel", r.expert_parallel);
       w.field("recompute", to_string(r.effective_recompute()));
       w.field("training_tokens", r.training_tokens());
       w.field("epochs", r.epochs);

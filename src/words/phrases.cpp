@@ -521,6 +521,9 @@ constexpr Entry entries[] = {
    "{} on {}: its MoE layers' routed experts are taken to reach {} of a dense matrix product's efficiency "
    "(training's figure: no MoE serving figure of it is fitted)",
    "{} 在 {} 上：MoE 层路由专家的计算效率按稠密矩阵乘的 {} 计（取自训练实测：尚无该引擎的 MoE 推理实测可拟合）"},
+  {Phrase::assume_layout_fixed, "layout: {} as given; the plan around them: {}",
+   "并行方式：{} 按指定；方案其余部分由搜索确定：{}"},
+  {Phrase::assume_layout_fixed_only, "layout: {} as given", "并行方式：{} 按指定"},
   {Phrase::assume_scheduler, "scheduler: at most {} running sequences and {} tokens a step, prefill chunked into "
    "decode steps ({})",
    "调度：最多 {} 路同时运行、每步 {} tokens，预填充分块并入解码步（{}）"},

@@ -617,6 +617,26 @@ void add_margin_and_choice(const Request& request, const InferenceEstimate* best
                     : say(language, Phrase::assume_choice, 100.0 * tier_premium(request.budget)));
 }
 
+// The layout degrees the user fixed (--tp --pp --dp --cp --ep), and the
+// layout the search chose around them.
+void add_fixed_layout(const Request& request, const Recommendation* best, Language language,
+                      std::vector<std::string>& out) {
+  std::vector<std::string> given;
+  for (const auto& [flag, value] :
+       {std::pair{"--tp", request.tensor_parallel}, std::pair{"--pp", request.pipeline_parallel},
+        std::pair{"--dp", request.data_parallel}, std::pair{"--cp", request.context_parallel},
+        std::pair{"--ep", request.expert_parallel}}) {
+    if (value) {
+      given.push_back(fmt::format("{} {}", flag, *value));
+    }
+  }
+  if (!given.empty()) {
+    out.push_back(best ? say(language, Phrase::assume_layout_fixed, text::join(given, " "),
+                             describe(best->estimate.layout, request.task, language))
+                       : say(language, Phrase::assume_layout_fixed_only, text::join(given, " ")));
+  }
+}
+
 // The engine, its scheduler and its speed, as the Best's card runs them.
 void add_engine(const Request& request, const ModelShape& model, const GpuSpec* card, const InferenceEstimate* best,
                 Language language, std::vector<std::string>& out) {
@@ -720,6 +740,7 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     if (request.offload != Offload::none) {
       out.push_back(say(language, Phrase::assume_offload, to_string(request.offload)));
     }
+    add_fixed_layout(request, best, language, out);
     if (request.optimizer_in_backward) {
       out.push_back(say(language, Phrase::assume_optimizer_in_backward));
     }

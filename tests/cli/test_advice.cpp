@@ -704,3 +704,38 @@ TEST_CASE("serving: a large MoE model spreads its experts across servers, or wit
   CHECK(doc["request"]["expert_parallel"] == 32);
   CHECK(doc["recommendations"][0]["layout"]["expert_parallel"] == 32);
 }
+
+TEST_CASE("training: layout degrees the user fixes are kept, the rest searched, and the plan says which",
+          "[cli][layout]") {
+  // ZeRO tables are for pure data parallelism: 64 ranks, nothing else.
+  const auto dp = plan({"--model", "llama-2-7b", "--task", "full", "--gpu", "a100-80gb-sxm4", "--tp", "1", "--pp", "1",
+                        "--cp", "1", "--dp", "64"});
+  CHECK(dp["count"] == 64);
+  CHECK(dp["layout"]["data_parallel"] == 64);
+  CHECK(dp["layout"]["tensor_parallel"] == 1);
+  CHECK(dp["layout"]["pipeline_parallel"] == 1);
+  // One degree given: the search keeps it and chooses the others.
+  const auto tp = plan({"--model", "llama-3.1-70b", "--task", "pretrain", "--gpu", "h100-sxm5", "--count", "64", "--tp",
+                        "4", "--tokens", "100B"});
+  CHECK(tp["layout"]["tensor_parallel"] == 4);
+  CHECK(tp["count"] == 64);
+  const auto dp_only = plan({"--model", "llama-3.1-70b", "--task", "full", "--gpu", "h100-sxm5", "--dp", "4"});
+  CHECK(dp_only["layout"]["data_parallel"] == 4);
+  // A MoE model's expert-parallel degree.
+  const auto ep =
+      plan({"--model", "mixtral-8x7b", "--task", "full", "--gpu", "h100-sxm5", "--count", "16", "--ep", "4"});
+  CHECK(ep["layout"]["expert_parallel"] == 4);
+  // LoRA: data parallel over the GPUs given.
+  const auto lora = plan({"--model", "llama-3.1-8b", "--task", "lora", "--gpu", "h100-sxm5", "--dp", "8"});
+  CHECK(lora["count"] == 8);
+  CHECK(lora["layout"]["data_parallel"] == 8);
+  // The Assumptions say what was given and what the search chose.
+  const Result text = run({"--model", "llama-3.1-70b", "--task", "pretrain", "--gpu", "h100-sxm5", "--count", "64",
+                           "--tp", "4", "--tokens", "100B"});
+  CHECK_THAT(text.out, Catch::Contains("layout: --tp 4 as given; the plan around them: TP 4"));
+  const Result json = run({"--model", "llama-3.1-70b", "--task", "pretrain", "--gpu", "h100-sxm5", "--count", "64",
+                           "--tp", "4", "--tokens", "100B", "--format", "json"});
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["request"]["tensor_parallel"] == 4);
+  CHECK(doc["request"]["pipeline_parallel"].is_null());
+}
