@@ -248,7 +248,24 @@ std::vector<WayOut> ways_out(const Request& request, const ModelShape& model, co
     // On the cards asked for when they suffice; else without --count.
     Request alternative = request;
     alternative.task = task;
+    // Adapter plans are data parallel: the model-parallel degrees fixed for
+    // the full fine-tune do not carry over.
+    std::vector<std::string> dropped;
+    for (auto [degree, flag] :
+         {std::pair{&Request::tensor_parallel, "--tp"}, std::pair{&Request::pipeline_parallel, "--pp"},
+          std::pair{&Request::context_parallel, "--cp"}, std::pair{&Request::expert_parallel, "--ep"}}) {
+      if (alternative.*degree) {
+        alternative.*degree = std::nullopt;
+        dropped.emplace_back(flag);
+      }
+    }
+    if (!dropped.empty() && alternative.data_parallel) {
+      alternative.count.reset();  // it came from the degrees
+    }
     auto way = best_for(alternative);
+    if (way) {
+      way->drops.insert(way->drops.end(), dropped.begin(), dropped.end());
+    }
     if (!way && request.count) {
       alternative.count.reset();
       way = best_for(alternative);

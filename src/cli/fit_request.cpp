@@ -34,6 +34,12 @@ Flags for_task(const Flags& flags, Task task) {
     };
     std::visit(Clear{out}, spec.field);
   }
+  if (task == Task::lora || task == Task::qlora) {  // data parallel plans: the model-parallel degrees do not apply
+    out.tensor_parallel.clear();
+    out.pipeline_parallel.clear();
+    out.context_parallel.clear();
+    out.expert_parallel.clear();
+  }
   return out;
 }
 

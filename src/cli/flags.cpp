@@ -1,6 +1,7 @@
 #include "flags.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "core/quantity_format.hpp"
@@ -446,8 +447,14 @@ void check_fixed_layout(const ModelShape& model, Request& request) {
     throw UsageError(fmt::format("--cp {} does not divide --seq-len {}: each GPU holds the same share of a sequence",
                                  *request.context_parallel, request.seq_len));
   }
-  const int fixed = request.tensor_parallel.value_or(1) * request.pipeline_parallel.value_or(1) *
-                    request.context_parallel.value_or(1) * request.data_parallel.value_or(1);
+  const std::int64_t product = std::int64_t{request.tensor_parallel.value_or(1)} *
+                               request.pipeline_parallel.value_or(1) * request.context_parallel.value_or(1) *
+                               request.data_parallel.value_or(1);
+  if (product > request.max_gpus) {
+    throw UsageError(
+        fmt::format("the degrees given need at least {} GPUs, more than --max-gpus {}", product, request.max_gpus));
+  }
+  const int fixed = static_cast<int>(product);
   if (request.count && *request.count % fixed != 0) {
     throw UsageError(
         fmt::format("the degrees given (--tp x --pp x --cp x --dp = {}) do not divide --count {}: give a "
@@ -460,9 +467,28 @@ void check_fixed_layout(const ModelShape& model, Request& request) {
     throw UsageError(
         fmt::format("--tp x --pp x --cp x --dp = {} GPUs, not --count {}: give one of them", fixed, *request.count));
   }
-  if (fixed > request.max_gpus) {
+  // The degrees left to the search are powers of two: what the count leaves
+  // them must be one.
+  const int rest = request.count ? *request.count / fixed : 1;
+  if (!all && !adapters && (rest & (rest - 1)) != 0) {
     throw UsageError(
-        fmt::format("the degrees given need at least {} GPUs, more than --max-gpus {}", fixed, request.max_gpus));
+        fmt::format("--count {} over the degrees given ({}) leaves {} GPUs to the searched degrees, which "
+                    "are powers of two: give the others (--tp, --pp, --cp, --dp) to make up {}",
+                    *request.count, fixed, rest, rest));
+  }
+  // Training's experts spread over the data- and context-parallel ranks
+  // (context parallelism is 1 unless given, as for sequences under 32K).
+  if (request.expert_parallel && (request.data_parallel || request.count)) {
+    const int ep = *request.expert_parallel;
+    const int split = request.tensor_parallel.value_or(1) * request.pipeline_parallel.value_or(1);
+    const int ranks =
+        request.data_parallel ? *request.data_parallel * request.context_parallel.value_or(1) : *request.count / split;
+    if (ranks % ep != 0) {
+      throw UsageError(
+          fmt::format("--ep {} does not divide the {} data- and context-parallel ranks the experts "
+                      "spread over: give an --ep that divides them, or more --dp or --cp",
+                      ep, ranks));
+    }
   }
   if (all && !request.count) {
     request.count = fixed;  // every degree given: the count follows

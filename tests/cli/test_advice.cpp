@@ -719,6 +719,11 @@ TEST_CASE("training: layout degrees the user fixes are kept, the rest searched, 
                         "4", "--tokens", "100B"});
   CHECK(tp["layout"]["tensor_parallel"] == 4);
   CHECK(tp["count"] == 64);
+  // A degree the search never tries (its pipelines are powers of two) is kept.
+  const auto pp = plan({"--model", "llama-3.1-70b", "--task", "pretrain", "--gpu", "h100-sxm5", "--count", "40", "--pp",
+                        "5", "--tokens", "100B"});
+  CHECK(pp["layout"]["pipeline_parallel"] == 5);
+  CHECK(pp["count"] == 40);
   const auto dp_only = plan({"--model", "llama-3.1-70b", "--task", "full", "--gpu", "h100-sxm5", "--dp", "4"});
   CHECK(dp_only["layout"]["data_parallel"] == 4);
   // A MoE model's expert-parallel degree.
@@ -738,4 +743,21 @@ TEST_CASE("training: layout degrees the user fixes are kept, the rest searched, 
   const auto doc = nlohmann::json::parse(json.out);
   CHECK(doc["request"]["tensor_parallel"] == 4);
   CHECK(doc["request"]["pipeline_parallel"].is_null());
+  // The lighter task offered as a way out drops the model-parallel degrees it cannot take.
+  const Result none = run({"--model", "llama-3.1-70b", "--task", "full", "--gpu", "h100-sxm5", "--tp", "8", "--pp", "1",
+                           "--cp", "1", "--dp", "1", "--format", "json"});
+  REQUIRE(none.status == 1);
+  bool lighter = false;
+  const auto ways = nlohmann::json::parse(none.out);
+  for (const auto& way : ways["ways_out"]) {
+    for (const auto& change : way["changes"]) {
+      if (change["lever"] == "task") {
+        lighter = true;
+        const Result taken = run(
+            {"--model", "llama-3.1-70b", "--task", change["to"].get<std::string>(), "--gpu", "h100-sxm5", "--dp", "1"});
+        CHECK(taken.status == 0);  // the way out works as offered
+      }
+    }
+  }
+  CHECK(lighter);
 }
