@@ -192,7 +192,9 @@ YAML::Node parse(std::string_view text, Diagnostics& diagnostics) {
     }
     return document;
   } catch (const YAML::Exception& e) {
-    diagnostics.error(e.mark, "", fmt::format("not valid YAML: {}", e.msg));
+    // yaml-cpp quotes the offending byte raw (an escape's first byte of a
+    // multibyte character): made printable, the message stays valid UTF-8.
+    diagnostics.error(e.mark, "", fmt::format("not valid YAML: {}", text::printable(e.msg)));
   }
   return YAML::Node(YAML::NodeType::Undefined);
 }

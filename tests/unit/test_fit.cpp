@@ -9,6 +9,7 @@
 #include "gpu_advise/advisor.hpp"
 #include "gpu_advise/error.hpp"
 #include "gpu_advise/fit.hpp"
+#include "gpu_advise/text.hpp"
 #include "load/config.hpp"
 
 using namespace gpu_advise;
@@ -158,4 +159,20 @@ TEST_CASE("the defaults file is read with located errors", "[fit][defaults]") {
   write("region: cn\nregion: global\n");
   CHECK_THROWS_AS(load_config_file(path), DataError);  // a key given twice
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a YAML error quoting a raw byte is made valid UTF-8 (found by fuzz_defaults)", "[fit][defaults]") {
+  // yaml-cpp names an escape's first byte raw: the backslash here precedes
+  // U+202E, whose first byte alone is ill-formed UTF-8.
+  try {
+    (void)parse_config("\"lowoh\\\xe2\x80\xaenst\"\n", "config.yaml");
+    FAIL("a bad escape was accepted");
+  } catch (const DataError& e) {
+    REQUIRE_FALSE(e.diagnostics().empty());
+    for (const auto& d : e.diagnostics()) {
+      const std::string message = d.to_string();
+      CHECK(text::invalid_utf8_at(message) == std::string_view::npos);
+      CHECK_THAT(message, Catch::Contains("\\xE2"));
+    }
+  }
 }
