@@ -20,6 +20,12 @@
 namespace gpu_advise {
 
 // Bytes per GPU.
+// When a training step's memory peaks: every part held through the whole step
+// (serving, and stacks whose gradient buffers persist), at the end of the
+// forward pass (activations held, gradients not yet made), or in the
+// optimizer step (activations freed, gradients and states held).
+enum class MemoryPhase { whole_step, forward, optimizer_step };
+
 struct MemoryBreakdown {
   double weights = 0;
   double gradients = 0;
@@ -28,8 +34,17 @@ struct MemoryBreakdown {
   double kv_cache = 0;
   double reserve = 0;
   double host = 0;  // kept in host memory per GPU (--offload); not part of total()
+  // Training: the peak is the largest phase, not the sum of every part. A
+  // stack that frees its gradients after each optimizer step holds the
+  // activations in the forward pass and the gradients in the optimizer step,
+  // never both: `released` is the smaller of the two, and `phase` the phase
+  // the peak falls in.
+  double released = 0;
+  MemoryPhase phase = MemoryPhase::whole_step;
 
-  [[nodiscard]] double total() const { return weights + gradients + optimizer + activations + kv_cache + reserve; }
+  [[nodiscard]] double total() const {
+    return weights + gradients + optimizer + activations + kv_cache + reserve - released;
+  }
 };
 
 // How `count` GPUs split the work: tensor x pipeline x data parallel.
@@ -165,7 +180,8 @@ struct InferenceEstimate {
 
 // Where a rent price comes from.
 enum class PriceBasis { catalog_quotes, user_price, price_file };
-[[nodiscard]] std::span<const EnumName<PriceBasis>> names(PriceBasis);  // "catalog quotes", "--price", "price file"
+[[nodiscard]] std::span<const EnumName<MemoryPhase>> names(MemoryPhase);  // "whole_step", "forward", "optimizer_step"
+[[nodiscard]] std::span<const EnumName<PriceBasis>> names(PriceBasis);    // "catalog quotes", "--price", "price file"
 
 // Where and as what a plan is rented, when a price file prices the card: the
 // cheapest quote in the market for the plan's count, in whole instances.

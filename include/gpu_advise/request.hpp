@@ -69,6 +69,10 @@ enum class Offload { none, optimizer, optimizer_params };
 // (torchtune, LitGPT, Unsloth) or fused and vocabulary-parallel (Megatron-Core,
 // torchtitan).
 enum class Loss { full, chunked, fused };
+// The training stack (--stack): what its kernels reach, how it computes the
+// loss, what its layers keep for the backward pass and when its gradients
+// exist (docs/methodology.md §2, "Stacks"; src/estimate/stacks.cpp).
+enum class Stack { hf, torchtune, unsloth, litgpt, torchtitan, megatron, deepspeed };
 
 [[nodiscard]] std::span<const EnumName<Recompute>> names(Recompute);
 [[nodiscard]] std::span<const EnumName<InferencePrecision>> names(InferencePrecision);
@@ -77,6 +81,7 @@ enum class Loss { full, chunked, fused };
 [[nodiscard]] std::span<const EnumName<Optimizer>> names(Optimizer);
 [[nodiscard]] std::span<const EnumName<Offload>> names(Offload);
 [[nodiscard]] std::span<const EnumName<Loss>> names(Loss);
+[[nodiscard]] std::span<const EnumName<Stack>> names(Stack);
 [[nodiscard]] std::span<const EnumName<LoraTarget>> names(LoraTarget);
 
 // Bytes per trained parameter for weights, gradients and optimizer states.
@@ -159,7 +164,8 @@ struct Request {
   std::vector<LoraTarget> lora_targets{std::begin(all_lora_targets), std::end(all_lora_targets)};
   Optimizer optimizer = Optimizer::adamw;
   Offload offload = Offload::none;     // --offload
-  std::optional<Loss> loss;            // --loss; unset = full for LoRA / QLoRA (HF + PEFT), fused otherwise
+  std::optional<Loss> loss;            // --loss; unset = the stack's
+  std::optional<Stack> stack;          // --stack; unset = hf for LoRA / QLoRA, megatron otherwise
   bool optimizer_in_backward = false;  // --optimizer-in-backward: each layer's update in its backward pass
   // Share of a long run's wall time spent training rather than restarting,
   // checkpointing and evaluating (--goodput; docs/methodology.md §4).
@@ -228,6 +234,7 @@ struct Request {
   [[nodiscard]] double training_tokens() const;
   [[nodiscard]] Recompute effective_recompute() const;
   [[nodiscard]] Loss effective_loss() const;
+  [[nodiscard]] Stack effective_stack() const;
   // Sequences per optimizer step: --global-batch, or the task's default.
   [[nodiscard]] int effective_global_batch() const;
   // --deadline, or for pretraining the default; none for other tasks without --deadline.

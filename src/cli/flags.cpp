@@ -114,9 +114,13 @@ const std::vector<FlagSpec>& flag_table() {
       {"--offload", &Flags::offload, values::choice<&Request::offload>, "Training", "WHAT",
        "Keep in host memory: none (default) | optimizer (states and master weights) | optimizer+params", "",
        FlagScope::training, "offload", false},
+      {"--stack", &Flags::stack, values::choice<&Request::stack>, "Training", "STACK",
+       "Training stack, for its memory and speed: hf (Transformers + PEFT; default for LoRA/QLoRA) | torchtune | "
+       "unsloth | litgpt | torchtitan | megatron (Megatron-Core; default otherwise) | deepspeed",
+       "", FlagScope::training, "stack", false},
       {"--loss", &Flags::loss, values::choice<&Request::loss>, "Training", "HOW",
-       "How the loss is computed, for the logits' memory: full (Hugging Face + PEFT; default for LoRA/QLoRA) | "
-       "chunked (torchtune, LitGPT, Unsloth) | fused (Megatron-Core, torchtitan; default otherwise)",
+       "How the loss is computed, overriding the stack's: full (hf, deepspeed) | chunked (torchtune, LitGPT, "
+       "Unsloth) | fused (Megatron-Core, torchtitan)",
        "", FlagScope::training, "loss", false},
       {"--optimizer-in-backward", &Flags::optimizer_in_backward, values::on<&Request::optimizer_in_backward>,
        "Training", "", "Update each layer in its backward pass, holding one layer's gradients", "", FlagScope::training,

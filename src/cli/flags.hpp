@@ -75,6 +75,7 @@ struct Flags {
   std::string optimizer;
   std::string offload;
   std::string loss;
+  std::string stack;
   bool optimizer_in_backward = false;
   std::string goodput;
   std::string tokens;

@@ -115,6 +115,17 @@ std::span<const EnumName<Loss>> names(Loss) {
   return table;
 }
 
+std::span<const EnumName<Stack>> names(Stack) {
+  static constexpr EnumName<Stack> table[] = {{Stack::hf, "hf"},
+                                              {Stack::torchtune, "torchtune"},
+                                              {Stack::unsloth, "unsloth"},
+                                              {Stack::litgpt, "litgpt"},
+                                              {Stack::torchtitan, "torchtitan"},
+                                              {Stack::megatron, "megatron"},
+                                              {Stack::deepspeed, "deepspeed"}};
+  return table;
+}
+
 std::span<const EnumName<LoraTarget>> names(LoraTarget) {
   static constexpr EnumName<LoraTarget> table[] = {
       {LoraTarget::q, "q"},       {LoraTarget::k, "k"},   {LoraTarget::v, "v"},      {LoraTarget::o, "o"},
@@ -282,11 +293,27 @@ int Request::effective_global_batch() const {
   return fine_tune_batch_sequences;
 }
 
+Stack Request::effective_stack() const {
+  if (stack) {
+    return *stack;
+  }
+  return task == Task::lora || task == Task::qlora ? Stack::hf : Stack::megatron;
+}
+
 Loss Request::effective_loss() const {
   if (loss) {
     return *loss;
   }
-  return task == Task::lora || task == Task::qlora ? Loss::full : Loss::fused;
+  switch (effective_stack()) {
+    case Stack::hf:
+    case Stack::deepspeed: return Loss::full;
+    case Stack::torchtune:
+    case Stack::unsloth:
+    case Stack::litgpt: return Loss::chunked;
+    case Stack::torchtitan:
+    case Stack::megatron: return Loss::fused;
+  }
+  return Loss::fused;
 }
 
 std::optional<double> Request::effective_deadline_hours() const {

@@ -9,31 +9,86 @@ namespace gpu_advise {
 
 using namespace sizing;
 
+std::span<const EnumName<MemoryPhase>> names(MemoryPhase) {
+  static constexpr EnumName<MemoryPhase> table[] = {{MemoryPhase::whole_step, "whole_step"},
+                                                    {MemoryPhase::forward, "forward"},
+                                                    {MemoryPhase::optimizer_step, "optimizer_step"}};
+  return table;
+}
+
 namespace {
 
-// Activations per GPU for one micro-batch (Korthikanti et al., arXiv 2205.05198):
-// per layer 34*s*b*h bytes with flash attention / selective recompute, plus
-// 5*a*s^2*b bytes of attention scores without; sequence parallelism divides by
-// t. 1F1B keeps p micro-batches in flight on the first stage, each of L/p
-// layers: L layers' worth. Full recompute keeps only each layer's input.
+// The tensors one token keeps in one layer for the backward pass, in bytes
+// (BF16), before tensor parallelism, with flash / SDPA attention (no s^2
+// scores: every stack here uses it). The layer's parts (methodology §2,
+// "Activations"; Korthikanti et al., arXiv 2205.05198, counted for a
+// SwiGLU, grouped-query layer):
+//   norms: each keeps its input (2h), eager RMSNorm its FP32 upcast and
+//     normalised output as well (4h + 2h);
+//   attention: the projections' input (2h), Q and K after the rotary
+//     embedding and V (2q + 4kv), the attention output (2q), copied once more
+//     before the output projection in eager modules (2q);
+//   MLP: its input (2h), gate, up, the activation and the product (8f), or
+//     gate, up and product where one kernel rebuilds the activation (6f);
+//     MoE: each routed and shared expert's copy of the token (2h) and MLP;
+//   LoRA: each adapted layer's input again where the stack's LoRA path keeps
+//     its own copy (PEFT, LitGPT's dropout).
+double layer_bytes_per_token(const Request& request, const ModelShape& model, const StackProfile& stack, bool moe) {
+  auto chosen = [&](LoraTarget t) {
+    return std::find(request.lora_targets.begin(), request.lora_targets.end(), t) != request.lora_targets.end();
+  };
+  const double h = model.hidden;
+  const double q = model.mla
+                       ? static_cast<double>(model.heads) * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim)
+                       : static_cast<double>(model.heads) * model.head_dim;
+  const double kv = model.mla ? q : static_cast<double>(model.kv_heads) * model.head_dim;
+  const double norm = stack.eager_layers ? 6.0 * h : 2.0 * h;
+  const double attention = 2.0 * h + 2.0 * q + 4.0 * kv + (stack.eager_layers ? 4.0 : 2.0) * q;
+  auto mlp = [&](double f) { return 2.0 * h + (stack.fused_swiglu ? 6.0 : 8.0) * f; };
+  double ffn = model.ffn;
+  double mlp_bytes = mlp(ffn);
+  if (moe) {
+    const int experts = model.moe->experts_per_token + model.moe->shared_experts;
+    ffn = static_cast<double>(model.moe->expert_ffn) * experts;
+    mlp_bytes = experts * mlp(model.moe->expert_ffn);
+  }
+  double adapters = 0;
+  if (request.task == Task::lora || request.task == Task::qlora) {
+    const double inputs = (chosen(LoraTarget::q) ? h : 0) + (chosen(LoraTarget::k) ? h : 0) +
+                          (chosen(LoraTarget::v) ? h : 0) + (chosen(LoraTarget::o) ? q : 0) +
+                          (chosen(LoraTarget::gate) ? h : 0) + (chosen(LoraTarget::up) ? h : 0) +
+                          (chosen(LoraTarget::down) ? ffn : 0);
+    adapters = stack.adapter_input_bytes * inputs;
+  }
+  return 2.0 * norm + attention + mlp_bytes + adapters;
+}
+
+// Activations per GPU for one micro-batch: every layer's tensors without
+// recompute (selective recompute of attention's core saves nothing more once
+// flash attention keeps no scores); with full recompute each layer's input
+// (2h; in host memory where the stack offloads it) and one layer rebuilt in
+// the backward pass. Sequence parallelism divides by t, context parallelism
+// holds s / c tokens; 1F1B keeps p micro-batches of L/p layers in flight on
+// the first stage: L layers' worth.
 double training_activations(const Request& request, const ModelShape& model, const Layout& layout) {
-  // Context parallelism holds s / c tokens of every sequence on each GPU
-  // (and ring attention's score blocks are s/c by s/c).
+  const StackProfile& stack = stack_profile(request.effective_stack());
   const double s = static_cast<double>(request.seq_len) / layout.context;
   const double b = request.micro_batch;
-  const double h = model.hidden;
   const double t = layout.tensor;
-  const double sbh = s * b * h;
+  const double tokens = s * b;
+  const int moe_layers = model.moe ? model.layers - model.moe->dense_layers : 0;
+  const double dense_layer = layer_bytes_per_token(request, model, stack, false);
+  const double widest =
+      model.moe ? std::max(dense_layer, layer_bytes_per_token(request, model, stack, true)) : dense_layer;
   const Recompute recompute = layout.recompute.value_or(request.effective_recompute());
-  double per_layer = 0;
-  switch (recompute) {
-    case Recompute::none: per_layer = sbh * (34.0 + 5.0 * model.heads * s / h) / t; break;
-    case Recompute::selective: per_layer = 34.0 * sbh / t; break;
-    case Recompute::full: per_layer = 2.0 * sbh / t; break;
-  }
-  double total = per_layer * model.layers;
+  double total = 0;
   if (recompute == Recompute::full) {
-    total += 34.0 * sbh / t;  // one layer rebuilt during backward
+    const double kept_layers = stack.offloaded_checkpoints ? 2.0 : model.layers;
+    total = tokens * (2.0 * model.hidden * kept_layers + widest) / t;
+  } else {
+    const double all = dense_layer * (model.layers - moe_layers) +
+                       (moe_layers > 0 ? layer_bytes_per_token(request, model, stack, true) * moe_layers : 0.0);
+    total = tokens * all / t;
   }
   // The logits and the loss over the vocabulary, by how the stack computes
   // them (docs/methodology.md §2): BF16 logits, their FP32 copy and the FP32
@@ -100,6 +155,22 @@ double block_bytes(InferencePrecision precision) {
   return 2.0;
 }
 
+// The peak over the step's phases (methodology §2, "Peak over phases"):
+// where the gradients are made in the backward pass and freed after the
+// optimizer step, the activations (freed as the backward pass goes) and the
+// gradients are never held together in full.
+// Gradients bounded to one layer (the optimizer in the backward pass, or
+// offloaded as they are made) live beside the activations still held.
+void at_peak(MemoryBreakdown& m, const StackProfile& stack, const Request& request) {
+  if (stack.persistent_gradients || request.optimizer_in_backward || request.offload == Offload::optimizer_params) {
+    m.phase = MemoryPhase::whole_step;
+    m.released = 0;
+    return;
+  }
+  m.phase = m.activations >= m.gradients ? MemoryPhase::forward : MemoryPhase::optimizer_step;
+  m.released = std::min(m.activations, m.gradients);
+}
+
 }  // namespace
 
 double weight_bytes(const Request& request, const ModelShape& model) {
@@ -131,7 +202,14 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       // ZeRO shards over every rank that holds the same layers: the data-
       // and context-parallel ones (Megatron's distributed optimizer, FSDP's mesh).
       const double ranks = static_cast<double>(layout.data) * layout.context;
-      const TrainingBytes bytes = training_bytes(request.optimizer);
+      const StackProfile& stack = stack_profile(request.effective_stack());
+      TrainingBytes bytes = training_bytes(request.optimizer);
+      // FP32 parameters and gradients in place of BF16 ones beside the
+      // optimizer's FP32 master copy: the same bytes, held elsewhere.
+      const bool master = request.optimizer == Optimizer::adamw || request.optimizer == Optimizer::adamw_8bit;
+      if (stack.fp32_params && master) {
+        bytes = {bytes.weights + 2.0, bytes.gradients + 2.0, bytes.optimizer - 4.0};
+      }
       const double gathered = 2.0 * 2.0 * model.params_per_layer() / t;  // two layers: current + prefetch
       m.weights = bytes.weights * shard / (z >= 3 ? ranks : 1.0);
       m.gradients = bytes.gradients * shard / (z >= 2 ? ranks : 1.0);
@@ -168,6 +246,13 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
         m.gradients = std::min(m.gradients, layer_gradients);
       }
       m.activations = training_activations(request, model, layout);
+      // Autocast's BF16 copies of the FP32 weights, kept from each layer's
+      // forward to its backward (ZeRO-3 gathers two layers instead).
+      if (stack.fp32_params && master && !(z >= 3 && ranks > 1) && request.offload != Offload::optimizer_params) {
+        const double input_embedding = model.tied_embeddings ? 0.0 : static_cast<double>(model.vocab) * model.hidden;
+        m.activations += 2.0 * (model.params - input_embedding) / (t * p);
+      }
+      at_peak(m, stack, request);
       break;
     }
     case Task::lora:
@@ -196,6 +281,7 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
         m.optimizer = 0;
       }
       m.activations = training_activations(request, model, layout);
+      at_peak(m, stack_profile(request.effective_stack()), request);
       break;
     }
     case Task::inference: {

@@ -77,6 +77,40 @@ inline constexpr Range host_memory_gb_per_s{50.0, 100.0, 200.0};
   return {a.low * b.low, a.typical * b.typical, a.high * b.high};
 }
 
+// ---- stacks (stacks.cpp) ----
+
+// What a training stack does that the estimate reads (docs/methodology.md §2,
+// "Stacks"): how its layers keep activations, when its gradients exist, its
+// mixed-precision parameters, and its kernels' speed.
+struct StackProfile {
+  Stack stack = Stack::megatron;
+  // Modules as written in eager PyTorch (Hugging Face, torchtune, LitGPT,
+  // torchtitan): RMSNorm upcasts its input to FP32 and keeps it, and the
+  // attention output is copied before its projection.
+  bool eager_layers = false;
+  // SwiGLU as one kernel that keeps the gate and up projections and rebuilds
+  // the activation in the backward pass (Megatron's bias_swiglu_fusion, Unsloth).
+  bool fused_swiglu = false;
+  // Bytes per element of each adapted layer's input that the LoRA path keeps
+  // beside the base layer's: PEFT casts it to the adapters' FP32 and autocast
+  // back to a BF16 copy (2); LitGPT's adapter dropout keeps a mask and its output (3).
+  double adapter_input_bytes = 0;
+  // Gradient buffers that live through the whole step (Megatron's and
+  // DeepSpeed's contiguous buffers); otherwise gradients are made in the
+  // backward pass and freed after the optimizer step (zero_grad(set_to_none)).
+  bool persistent_gradients = false;
+  // Mixed precision keeps FP32 parameters and gradients and computes on BF16
+  // copies (torch.autocast, FSDP2's MixedPrecisionPolicy) rather than BF16
+  // parameters beside an FP32 master copy in the optimizer.
+  bool fp32_params = false;
+  // Recompute's checkpointed layer inputs kept in host memory (Unsloth).
+  bool offloaded_checkpoints = false;
+  // Kernel efficiency relative to the common fit (docs/validation.md).
+  double speed = 1.0;
+};
+
+[[nodiscard]] const StackProfile& stack_profile(Stack stack);
+
 // ---- layouts (layouts.cpp) ----
 
 // A layout that fits, with its memory and how much it is preferred.

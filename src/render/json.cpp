@@ -190,6 +190,7 @@ void request_json(Writer& w, const Request& r) {
       w.field("deadline_hours", r.deadline_hours);
       w.field("optimizer", to_string(r.optimizer));
       w.field("offload", to_string(r.offload));
+      w.field("stack", to_string(r.effective_stack()));
       w.field("loss", to_string(r.effective_loss()));
       w.field("optimizer_in_backward", r.optimizer_in_backward);
       w.field("goodput", r.goodput);
@@ -590,6 +591,8 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
       w.field("activations", gb(e.per_gpu.activations));
       w.field("kv_cache", gb(e.per_gpu.kv_cache));
       w.field("reserve", gb(e.per_gpu.reserve));
+      w.field("released", gb(e.per_gpu.released));
+      w.field("peak_phase", to_string(e.per_gpu.phase));
     });
   });
   w.field("headroom", round6(e.headroom()));

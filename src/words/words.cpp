@@ -264,6 +264,30 @@ std::string model_label(const ModelShape& model, Language language) {
 
 namespace {
 
+// The stacks' own names, the same in every language.
+const char* stack_name(Stack stack) {
+  switch (stack) {
+    case Stack::hf: return "Hugging Face Transformers + PEFT";
+    case Stack::torchtune: return "torchtune";
+    case Stack::unsloth: return "Unsloth";
+    case Stack::litgpt: return "LitGPT";
+    case Stack::torchtitan: return "torchtitan";
+    case Stack::megatron: return "Megatron-Core";
+    case Stack::deepspeed: return "DeepSpeed (Transformers + PEFT)";
+  }
+  return "";
+}
+
+// The training stack and how it computes the loss.
+void add_stack(const Request& request, Language language, std::vector<std::string>& out) {
+  out.push_back(say(language, Phrase::assume_stack, stack_name(request.effective_stack())));
+  switch (request.effective_loss()) {
+    case Loss::full: out.push_back(say(language, Phrase::assume_loss_full)); break;
+    case Loss::chunked: out.push_back(say(language, Phrase::assume_loss_chunked)); break;
+    case Loss::fused: out.push_back(say(language, Phrase::assume_loss_fused)); break;
+  }
+}
+
 // A tight plan: serving runs out of room for sequences, training out of memory.
 std::string tight_sentence(const Estimate& e, Language language) {
   if (e.inference) {
@@ -277,12 +301,18 @@ std::string describe_memory(const Request& request, const MemoryBreakdown& m, La
     return say(language, Phrase::memory_inference, format::gib(m.weights), format::gib(m.kv_cache),
                format::gib(m.activations));
   }
-  if (request.task == Task::lora || request.task == Task::qlora) {
-    return say(language, Phrase::memory_adapters, format::gib(m.weights), format::gib(m.gradients + m.optimizer),
-               format::gib(m.activations), format::gib(m.reserve));
+  std::string parts =
+      request.task == Task::lora || request.task == Task::qlora
+          ? say(language, Phrase::memory_adapters, format::gib(m.weights), format::gib(m.gradients + m.optimizer),
+                format::gib(m.activations), format::gib(m.reserve))
+          : say(language, Phrase::memory_full, format::gib(m.weights), format::gib(m.gradients),
+                format::gib(m.optimizer), format::gib(m.activations), format::gib(m.reserve));
+  if (m.released > 0 && m.phase == MemoryPhase::forward) {
+    parts += say(language, Phrase::memory_peak_forward, format::gib(m.released));
+  } else if (m.released > 0 && m.phase == MemoryPhase::optimizer_step) {
+    parts += say(language, Phrase::memory_peak_step, format::gib(m.released));
   }
-  return say(language, Phrase::memory_full, format::gib(m.weights), format::gib(m.gradients), format::gib(m.optimizer),
-             format::gib(m.activations), format::gib(m.reserve));
+  return parts;
 }
 
 // Where one training step's time goes: its parts that take any of it.
@@ -732,11 +762,7 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
       }
       out.push_back(line);
     }
-    switch (request.effective_loss()) {
-      case Loss::full: out.push_back(say(language, Phrase::assume_loss_full)); break;
-      case Loss::chunked: out.push_back(say(language, Phrase::assume_loss_chunked)); break;
-      case Loss::fused: out.push_back(say(language, Phrase::assume_loss_fused)); break;
-    }
+    add_stack(request, language, out);
     if (request.offload != Offload::none) {
       out.push_back(say(language, Phrase::assume_offload, to_string(request.offload)));
     }

@@ -128,18 +128,77 @@ TEST_CASE("full fine-tune model states are 16 bytes per parameter, sharded by th
 }
 
 TEST_CASE("activations follow the recompute mode and tensor parallelism", "[estimate]") {
-  Request r = request(70e9, Task::pretrain);
+  Request r = request(70e9, Task::pretrain);  // Megatron-Core: fused norms and SwiGLU
   const ModelShape shape = infer_shape(70e9);
-  const double sbh = 4096.0 * 1 * shape.hidden;
-  const double logits = 4.0 * 4096 * shape.vocab;
-  r.recompute = Recompute::selective;  // Korthikanti et al.: 34*s*b*h per layer
-  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(34 * sbh * shape.layers + logits));
-  CHECK(memory_per_gpu(r, shape, Layout{8, 1, 1, 0}).activations == Approx((34 * sbh * shape.layers + logits) / 8));
+  const double h = shape.hidden;
+  const double q = static_cast<double>(shape.heads) * shape.head_dim;
+  const double kv = static_cast<double>(shape.kv_heads) * shape.head_dim;
+  const double tokens = 4096.0;
+  // norms 2 x 2h, attention 2h + 2q + 4kv + 2q, MLP 2h + 6f
+  const double layer = 4 * h + (2 * h + 4 * q + 4 * kv) + (2 * h + 6.0 * shape.ffn);
+  const double logits = 4.0 * tokens * shape.vocab;
+  r.recompute = Recompute::selective;  // flash attention keeps no scores: as much as none
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(layer * tokens * shape.layers + logits));
+  CHECK(memory_per_gpu(r, shape, Layout{8, 1, 1, 0}).activations ==
+        Approx((layer * tokens * shape.layers + logits) / 8));
+  r.recompute = Recompute::none;
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(layer * tokens * shape.layers + logits));
   r.recompute = Recompute::full;  // layer inputs only, plus one layer rebuilt
-  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(2 * sbh * shape.layers + 34 * sbh + logits));
-  r.recompute = Recompute::none;  // plus the 5*a*s/h attention scores
-  const double none = (34 + 5.0 * shape.heads * 4096 / shape.hidden) * sbh * shape.layers + logits;
-  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(none));
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations ==
+        Approx(2 * h * tokens * shape.layers + layer * tokens + logits));
+  r.stack = Stack::unsloth;  // the layer inputs in host memory: two kept, and a fused but eager-free layer
+  const double unsloth_layer = 4 * h + (2 * h + 4 * q + 4 * kv) + (2 * h + 6.0 * shape.ffn);
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations ==
+        Approx(2 * h * tokens * 2 + unsloth_layer * tokens + (2.0 + 4.0 / 8) * tokens * shape.vocab));
+}
+
+TEST_CASE("each stack keeps what its modules keep", "[estimate]") {
+  Request r = request(8e9, Task::lora);
+  const ModelShape shape = infer_shape(8e9);
+  const double h = shape.hidden;
+  const double q = static_cast<double>(shape.heads) * shape.head_dim;
+  const double kv = static_cast<double>(shape.kv_heads) * shape.head_dim;
+  const double f = shape.ffn;
+  r.seq_len = 4096;
+  r.recompute = Recompute::none;
+  r.stack = Stack::hf;  // FP32 norms, the attention output copied, PEFT's BF16 copy of every adapted input
+  const double hf_layer = 2 * 6 * h + (2 * h + 4 * q + 4 * kv + 2 * q) + (2 * h + 8 * f) + 2 * (5 * h + q + f);
+  const double hf_logits = 10.0 * 4096 * shape.vocab;
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations == Approx(hf_layer * 4096 * shape.layers + hf_logits));
+  r.stack = Stack::torchtune;  // the same modules, the base layer's input shared with LoRA, a chunked loss
+  const double tt_layer = 2 * 6 * h + (2 * h + 4 * q + 4 * kv + 2 * q) + (2 * h + 8 * f);
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations ==
+        Approx(tt_layer * 4096 * shape.layers + (2.0 + 4.0 / 8) * 4096 * shape.vocab));
+  r.loss = Loss::fused;  // --loss overrides the stack's
+  CHECK(memory_per_gpu(r, shape, Layout{}).activations ==
+        Approx(tt_layer * 4096 * shape.layers + 4.0 * 4096 * shape.vocab));
+}
+
+TEST_CASE("training memory peaks in its largest phase, not in the sum of its parts", "[estimate]") {
+  Request r = request(8e9, Task::full);
+  const ModelShape shape = infer_shape(8e9);
+  r.seq_len = 4096;
+  r.recompute = Recompute::full;
+  r.stack = Stack::megatron;  // gradient buffers held through the step: every part at once
+  const MemoryBreakdown megatron = memory_per_gpu(r, shape, Layout{});
+  CHECK(megatron.phase == MemoryPhase::whole_step);
+  CHECK(megatron.released == 0);
+  CHECK(megatron.total() ==
+        Approx(megatron.weights + megatron.gradients + megatron.optimizer + megatron.activations + megatron.reserve));
+  r.stack = Stack::hf;  // FP32 parameters and gradients, autocast's BF16 copies, gradients freed each step
+  const MemoryBreakdown hf = memory_per_gpu(r, shape, Layout{});
+  CHECK(hf.weights == Approx(4 * shape.params));
+  CHECK(hf.gradients == Approx(4 * shape.params));
+  CHECK(hf.optimizer == Approx(8 * shape.params));
+  CHECK(hf.phase == MemoryPhase::optimizer_step);  // 16 bytes a parameter in the step, beyond the forward's 12 + acts
+  CHECK(hf.released == Approx(hf.activations));
+  CHECK(hf.total() == Approx(16 * shape.params + hf.reserve));
+  r.recompute = Recompute::none;  // the forward's activations now outweigh the gradients
+  const MemoryBreakdown eager = memory_per_gpu(r, shape, Layout{});
+  CHECK(eager.phase == MemoryPhase::forward);
+  CHECK(eager.released == Approx(eager.gradients));
+  r.optimizer_in_backward = true;  // one layer's gradients, beside the activations still held
+  CHECK(memory_per_gpu(r, shape, Layout{}).released == 0);
 }
 
 TEST_CASE("LoRA keeps a frozen BF16 base and trains only the adapters", "[estimate]") {

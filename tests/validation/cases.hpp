@@ -307,7 +307,7 @@ inline std::vector<Case> cases() {
            r.recompute = Recompute::selective;
            r.optimizer = Optimizer::adamw_bf16;
            r.count = 1;
-           r.loss = Loss::chunked;  // LitGPT's chunked_cross_entropy
+           r.stack = Stack::litgpt;  // its chunked_cross_entropy, FP32 RMSNorm, adapter dropout
          });
   memory("llama3-8b-lora-litgpt", "llama-3.1-8b", "a100-40gb-sxm4", 19.73, "19.73 GB",
          "Llama 3 8B (same shape as 3.1 8B), LoRA r32 on q,v; micro-batch 1, seq <= 512; bf16-true; no checkpointing",
@@ -320,7 +320,7 @@ inline std::vector<Case> cases() {
            r.recompute = Recompute::selective;
            r.optimizer = Optimizer::adamw_bf16;
            r.count = 1;
-           r.loss = Loss::chunked;  // LitGPT's chunked_cross_entropy
+           r.stack = Stack::litgpt;  // its chunked_cross_entropy, FP32 RMSNorm, adapter dropout
          });
   memory("llama31-70b-lora-torchtune", "llama-3.1-70b", "a100-80gb-sxm4", 27.6 * gib / 1e9, "27.6 GiB per GPU",
          "LoRA r16 on q,v,o,gate,up,down; FSDP over 8 x A100-80GB; batch 2, packed seq 2048; activation "
@@ -336,7 +336,7 @@ inline std::vector<Case> cases() {
            r.optimizer = Optimizer::adamw_bf16;
            r.count = 8;
            r.zero_stage = 3;
-           r.loss = Loss::chunked;  // torchtune's CEWithChunkedOutputLoss
+           r.stack = Stack::torchtune;  // its CEWithChunkedOutputLoss
          });
   // Memory savers (issue 15): the torchtune README's memory table, same source.
   memory(
@@ -353,7 +353,7 @@ inline std::vector<Case> cases() {
         r.optimizer_in_backward = true;
         r.offload = Offload::optimizer;
         r.count = 1;
-        r.loss = Loss::chunked;  // torchtune's CEWithChunkedOutputLoss
+        r.stack = Stack::torchtune;  // its CEWithChunkedOutputLoss
       });
   memory("llama31-70b-full-offload-torchtune", "llama-3.1-70b", "a100-80gb-sxm4", 13.9 * gib / 1e9, "13.9 GiB per GPU",
          "Full fine-tune, FSDP over 8 x A100 with CPU offload (parameters, gradients and optimizer on the host); "
@@ -367,7 +367,7 @@ inline std::vector<Case> cases() {
            r.offload = Offload::optimizer_params;
            r.count = 8;
            r.zero_stage = 3;
-           r.loss = Loss::chunked;  // torchtune's CEWithChunkedOutputLoss
+           r.stack = Stack::torchtune;  // its CEWithChunkedOutputLoss
          });
   memory("llama31-8b-qlora-4090-torchtune", "llama-3.1-8b", "rtx-4090", 7.4 * gib / 1e9, "7.4 GiB",
          "QLoRA r8 on q,k,v,o and the MLP, NF4 base; 1 x RTX 4090; batch 2, packed seq 2048; activation "
@@ -383,7 +383,7 @@ inline std::vector<Case> cases() {
            r.seq_len = 2048;
            r.recompute = Recompute::full;
            r.optimizer = Optimizer::adamw_bf16;
-           r.loss = Loss::chunked;
+           r.stack = Stack::torchtune;
            r.count = 1;
          });
   memory("llama31-405b-qlora-torchtune", "llama-3.1-405b", "a100-80gb-sxm4", 44.8 * gib / 1e9,
@@ -400,9 +400,103 @@ inline std::vector<Case> cases() {
            r.seq_len = 2048;
            r.recompute = Recompute::full;
            r.optimizer = Optimizer::adamw_bf16;
-           r.loss = Loss::chunked;
+           r.stack = Stack::torchtune;
            r.count = 8;
            r.zero_stage = 3;
+         });
+
+  // Issue 36 (2026-12): the LitGPT rows on preset models (LoRA; its QLoRA
+  // peaks include loading the BF16 checkpoint before quantising it, see
+  // "not used" in docs/validation.md), torchtune's Llama 3.2 3B table and the
+  // HF + PEFT steps measured on one H200 for issue 36. Nothing in the memory
+  // model is fitted: every memory case is held out.
+  const std::string litgpt =
+      "Lightning-AI/litgpt config_hub/finetune/README.md @26857050 (rows from 00af8b0d, 5895df10)";
+  auto litgpt_lora = [](int micro_batch) {
+    return [micro_batch](Request& r) {
+      r.task = Task::lora;
+      r.lora_rank = 32;
+      r.lora_targets = {LoraTarget::q, LoraTarget::v};
+      r.micro_batch = micro_batch;
+      r.seq_len = 512;  // the cap: batches are padded to their longest sample
+      r.recompute = Recompute::none;
+      r.optimizer = Optimizer::adamw_bf16;
+      r.count = 1;
+      r.stack = Stack::litgpt;
+    };
+  };
+  memory("llama32-1b-lora-litgpt", "llama-3.2-1b", "a100-40gb-sxm4", 4.49, "4.49 GB",
+         "LoRA r32 on q,v (dropout 0.05); micro-batch 1, seq <= 512; bf16-true, AdamW; one GPU, no checkpointing",
+         litgpt, litgpt_lora(1));
+  list.back().miss_reason =
+      "LitGPT's printed peak also covers its validation passes and example generation (a KV cache and logits "
+      "outside the training step), fixed costs the step model does not size, which weigh most at 1B";
+  memory("llama32-3b-lora-litgpt", "llama-3.2-3b", "a100-40gb-sxm4", 9.67, "9.67 GB",
+         "LoRA r32 on q,v (dropout 0.05); micro-batch 1, seq <= 512; bf16-true, AdamW; one GPU, no checkpointing",
+         litgpt, litgpt_lora(1));
+  memory("mistral-7b-lora-litgpt", "mistral-7b", "a100-40gb-sxm4", 20.66, "20.66 GB",
+         "LoRA r32 on q,v (dropout 0.05); micro-batch 2, seq <= 512; bf16-true, AdamW; one GPU, no checkpointing",
+         litgpt, litgpt_lora(2));
+  const std::string tt_flags =
+      "pytorch/torchtune README, \"Optimization flags\" table (Llama 3.2 3B, added 1814feb1, 2024-11), Peak Memory "
+      "Active in GiB";
+  auto tt_3b = [](Recompute recompute, Loss loss, bool in_backward) {
+    return [=](Request& r) {
+      r.task = Task::full;
+      r.micro_batch = 2;
+      r.seq_len = 4096;
+      r.recompute = recompute;
+      r.optimizer = Optimizer::adamw_bf16;
+      r.optimizer_in_backward = in_backward;
+      r.count = 1;
+      r.stack = Stack::torchtune;
+      r.loss = loss;
+    };
+  };
+  memory("llama32-3b-full-packed-torchtune", "llama-3.2-3b", "a100-80gb-sxm4", 60.0 * gib / 1e9, "60.0 GiB",
+         "Full fine-tune, 1 x A100, batch 2 packed to 4096; BF16 AdamW; no activation checkpointing, no compile, "
+         "plain cross-entropy",
+         tt_flags, tt_3b(Recompute::none, Loss::full, false));
+  memory("llama32-3b-full-ac-torchtune", "llama-3.2-3b", "a100-80gb-sxm4", 24.9 * gib / 1e9, "24.9 GiB",
+         "as above, with torch.compile, chunked cross-entropy and activation checkpointing", tt_flags,
+         tt_3b(Recompute::full, Loss::chunked, false));
+  memory("llama32-3b-full-ac-inbwd-torchtune", "llama-3.2-3b", "a100-80gb-sxm4", 23.1 * gib / 1e9, "23.1 GiB",
+         "as above, with the optimizer step fused into the backward pass", tt_flags,
+         tt_3b(Recompute::full, Loss::chunked, true));
+  const std::string issue36 =
+      "issue 36: HF transformers + PEFT steps measured on one H200 (SDPA, random weights; settings of "
+      "bench/training_bench.py)";
+  memory("llama31-8b-lora-4k-hf-h200", "llama-3.1-8b", "h200-sxm", 57.0 * gib / 1e9, "about 57 GiB",
+         "LoRA r16 on all linear layers, dropout 0, BF16 base under autocast; batch 1 x 4096; no recompute", issue36,
+         [](Request& r) {
+           r.task = Task::lora;
+           r.lora_rank = 16;
+           r.micro_batch = 1;
+           r.seq_len = 4096;
+           r.recompute = Recompute::none;
+           r.count = 1;
+           r.stack = Stack::hf;
+         });
+  memory("llama32-1b-full-4k-hf-h200", "llama-3.2-1b", "h200-sxm", 30.0 * gib / 1e9, "about 30 GiB",
+         "Full fine-tune, FP32 parameters under autocast (mixed precision), AdamW; batch 1 x 4096 (assumed: the "
+         "script's longest sequence); no recompute",
+         issue36, [](Request& r) {
+           r.task = Task::full;
+           r.micro_batch = 1;
+           r.seq_len = 4096;
+           r.recompute = Recompute::none;
+           r.count = 1;
+           r.stack = Stack::hf;
+         });
+  memory("llama31-8b-full-4k-hf-h200", "llama-3.1-8b", "h200-sxm", 120.0 * gib / 1e9, "about 120 GiB",
+         "Full fine-tune, FP32 parameters under autocast, fused AdamW; batch 1 x 4096; activation checkpointing",
+         issue36, [](Request& r) {
+           r.task = Task::full;
+           r.micro_batch = 1;
+           r.seq_len = 4096;
+           r.recompute = Recompute::full;
+           r.count = 1;
+           r.stack = Stack::hf;
          });
 
   // ---- serving memory: KV cache (exact, ±1%) ----
@@ -980,6 +1074,10 @@ inline bool is_training_speed(const Case& c) {
   return c.metric == Metric::gpu_hours || c.metric == Metric::training_tokens_per_s;
 }
 
+// Fine-tuning peak memory: nothing in the memory model is fitted, so every
+// case is held out.
+inline bool is_memory(const Case& c) { return c.metric == Metric::peak_memory_gb; }
+
 inline Result evaluate(const Case& c, const Catalog& catalog, const ModelCatalog& models) {
   Result result;
   result.c = &c;
@@ -1088,11 +1186,11 @@ inline std::string report_table(const Catalog& catalog, const ModelCatalog& mode
       estimate +=
           fmt::format(" ({} - {})", format_value(r.range->low, c.metric), format_value(r.range->high, c.metric));
     }
-    const char* set = !is_serving(c) && !is_training_speed(c) ? "-"
-                      : c.calibration                         ? "calibration"
-                      : !c.excluded_reason.empty()            ? "not judged"
-                      : c.fit                                 ? "fit"
-                                                              : "held out";
+    const char* set = !is_serving(c) && !is_training_speed(c) && !is_memory(c) ? "-"
+                      : c.calibration                                          ? "calibration"
+                      : !c.excluded_reason.empty()                             ? "not judged"
+                      : c.fit                                                  ? "fit"
+                                                                               : "held out";
     const char* band = !r.range ? "-" : r.inside_range ? "yes" : "no";
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {:+.0f}% | {} | ±{:.0f}% | {} |\n", c.id, c.kind, set,
                        c.conditions, c.published_text, estimate, 100.0 * r.error, band, 100.0 * c.tolerance, c.source);
@@ -1274,6 +1372,10 @@ inline std::string engine_summary(const Catalog& catalog, const ModelCatalog& mo
                        g.held_errors.empty() ? std::string("-") : fmt::format("{:.0f}%", 100.0 * held.median()));
   }
   return out;
+}
+
+inline std::string memory_summary(const Catalog& catalog, const ModelCatalog& models) {
+  return set_summary(catalog, models, is_memory, "memory", "calibration (none)", 15);
 }
 
 inline std::string training_summary(const Catalog& catalog, const ModelCatalog& models) {

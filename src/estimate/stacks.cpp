@@ -1,0 +1,49 @@
+// The training stacks (--stack): what each keeps in memory and how fast its
+// kernels run (docs/methodology.md §2, "Stacks", with the source of each
+// property; the speeds are fitted in docs/validation.md).
+#include "estimate/parts.hpp"
+
+namespace gpu_advise::sizing {
+
+namespace {
+
+// transformers' LlamaRMSNorm (hidden_states.to(torch.float32)), the SDPA
+// output's .contiguous() before o_proj, PEFT's LoRA forward (x cast to the
+// adapters' dtype, FP32 by autocast_adapter_dtype) and Trainer's
+// zero_grad(set_to_none=True) under torch.autocast with FP32 parameters.
+constexpr StackProfile hf{.stack = Stack::hf, .eager_layers = true, .adapter_input_bytes = 2.0, .fp32_params = true};
+// torchtune's RMSNorm (x.float()), its LoRALinear (the base layer's input,
+// no copy), BF16 parameters (dtype: bf16 in its recipes).
+constexpr StackProfile torchtune{.stack = Stack::torchtune, .eager_layers = true};
+// Unsloth's Triton RMSNorm and SwiGLU kernels, its LoRA kernels on the base
+// layer's input, and its "unsloth" gradient checkpointing to host memory.
+constexpr StackProfile unsloth{.stack = Stack::unsloth, .fused_swiglu = true, .offloaded_checkpoints = true};
+// LitGPT's RMSNorm (x.float()) and LoRA with its configs' lora_dropout 0.05.
+constexpr StackProfile litgpt{.stack = Stack::litgpt, .eager_layers = true, .adapter_input_bytes = 3.0};
+// torchtitan's Llama modules in eager PyTorch under FSDP2 with FP32 sharded
+// parameters and BF16 compute.
+constexpr StackProfile torchtitan{.stack = Stack::torchtitan, .eager_layers = true, .fp32_params = true};
+// Megatron-Core with Transformer Engine: fused norms and SwiGLU, contiguous
+// gradient buffers, BF16 parameters beside the distributed optimizer's FP32 copy.
+constexpr StackProfile megatron{.stack = Stack::megatron, .fused_swiglu = true, .persistent_gradients = true};
+// DeepSpeed on a Hugging Face model: transformers' and PEFT's modules, BF16
+// parameters with an FP32 master copy, contiguous gradient buffers.
+constexpr StackProfile deepspeed{
+    .stack = Stack::deepspeed, .eager_layers = true, .adapter_input_bytes = 2.0, .persistent_gradients = true};
+
+}  // namespace
+
+const StackProfile& stack_profile(Stack stack) {
+  switch (stack) {
+    case Stack::hf: return hf;
+    case Stack::torchtune: return torchtune;
+    case Stack::unsloth: return unsloth;
+    case Stack::litgpt: return litgpt;
+    case Stack::torchtitan: return torchtitan;
+    case Stack::megatron: return megatron;
+    case Stack::deepspeed: return deepspeed;
+  }
+  return megatron;
+}
+
+}  // namespace gpu_advise::sizing
