@@ -303,6 +303,15 @@ SearchResult search_families(const Request& request, const ModelShape& model, co
         low = middle + 1;
       }
     }
+    // Time is monotone in the count only up to rounding: the global batch
+    // splits into lround(batch / ranks) micro-batches, so one rank more can
+    // leave fewer micro-batches and a larger pipeline bubble. The counts just
+    // below the bisection's are tried too.
+    for (std::size_t below = high, tried = 0; below > 0 && tried < 8; --below, ++tried) {
+      if (fits(below - 1, nullptr)) {
+        high = below - 1;
+      }
+    }
     const int n = counts[high];
     const auto candidate = fits(high, nullptr);
     if (!result.chosen || n < result.count ||

@@ -14,7 +14,7 @@ namespace {
 constexpr StackProfile hf{.stack = Stack::hf, .eager_layers = true, .adapter_input_bytes = 2.0, .fp32_params = true};
 // torchtune's RMSNorm (x.float()), its LoRALinear (the base layer's input,
 // no copy), BF16 parameters (dtype: bf16 in its recipes).
-constexpr StackProfile torchtune{.stack = Stack::torchtune, .eager_layers = true};
+constexpr StackProfile torchtune{.stack = Stack::torchtune, .eager_layers = true, .speed = 1.48};
 // Unsloth's Triton RMSNorm and SwiGLU kernels, its LoRA kernels on the base
 // layer's input, and its "unsloth" gradient checkpointing to host memory.
 constexpr StackProfile unsloth{.stack = Stack::unsloth, .fused_swiglu = true, .offloaded_checkpoints = true};
@@ -22,10 +22,11 @@ constexpr StackProfile unsloth{.stack = Stack::unsloth, .fused_swiglu = true, .o
 constexpr StackProfile litgpt{.stack = Stack::litgpt, .eager_layers = true, .adapter_input_bytes = 3.0};
 // torchtitan's Llama modules in eager PyTorch under FSDP2 with FP32 sharded
 // parameters and BF16 compute.
-constexpr StackProfile torchtitan{.stack = Stack::torchtitan, .eager_layers = true, .fp32_params = true};
+constexpr StackProfile torchtitan{.stack = Stack::torchtitan, .eager_layers = true, .fp32_params = true, .speed = 0.87};
 // Megatron-Core with Transformer Engine: fused norms and SwiGLU, contiguous
 // gradient buffers, BF16 parameters beside the distributed optimizer's FP32 copy.
-constexpr StackProfile megatron{.stack = Stack::megatron, .fused_swiglu = true, .persistent_gradients = true};
+constexpr StackProfile megatron{
+    .stack = Stack::megatron, .fused_swiglu = true, .persistent_gradients = true, .speed = 1.03};
 // DeepSpeed on a Hugging Face model: transformers' and PEFT's modules, BF16
 // parameters with an FP32 master copy, contiguous gradient buffers.
 constexpr StackProfile deepspeed{

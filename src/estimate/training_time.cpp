@@ -80,7 +80,8 @@ struct Kernels {
 Kernels kernels_of(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout,
                    bool adapters, std::vector<EstimateNote>& notes) {
   Kernels k;
-  k.efficiency = scale(adapters ? gpu.efficiency.fine_tune_mfu : gpu.efficiency.training_mfu, training_kernel_factor);
+  k.efficiency = scale(adapters ? gpu.efficiency.fine_tune_mfu : gpu.efficiency.training_mfu,
+                       training_kernel_factor * stack_profile(request.effective_stack()).speed);
   k.peak_tflops = gpu.compute.bf16_tflops;
   if (request.fp8_training) {
     if (gpu.compute.fp8_tflops) {

@@ -362,8 +362,9 @@ TEST_CASE("training time is FLOPs over dense peak times MFU", "[estimate]") {
   CHECK(e.training->flops == Approx(per_token * 20e9));
   CHECK(e.training->gpu_hours.typical == Approx(e.training->flops / (312e12 * e.training->mfu.typical) / 3600));
   // One GPU: no communication, so MFU is the kernel efficiency less the recomputed work.
-  CHECK(e.training->mfu.typical == Approx(gpu.efficiency.training_mfu.typical * sizing::training_kernel_factor *
-                                          e.training->flops / e.training->hardware_flops));
+  CHECK(e.training->mfu.typical ==
+        Approx(gpu.efficiency.training_mfu.typical * sizing::training_kernel_factor *
+               sizing::stack_profile(Stack::megatron).speed * e.training->flops / e.training->hardware_flops));
   CHECK(e.training->gpu_hours.low < e.training->gpu_hours.typical);
   CHECK(e.training->gpu_hours.typical < e.training->gpu_hours.high);
   REQUIRE(e.cost.rent_usd);

@@ -54,6 +54,24 @@ struct TrainingRun {
   Offload offload = Offload::none;
 };
 
+// The stack each group of training cases ran on, by the research table's
+// group (its id prefix): torchtitan; llm-foundry (Composer) and IBM's
+// fms-fsdp, PyTorch FSDP on their own eager modules, as torchtitan;
+// Megatron-LM, Megatron-Bridge, NeMo and ROCm Megatron-LM as Megatron-Core;
+// torchtune; NeMo AutoModel, which runs the Transformers model, as hf.
+inline Stack stack_of_case(std::string_view id) {
+  const std::pair<std::string_view, Stack> groups[] = {
+      {"tt-", Stack::torchtitan}, {"lf-", Stack::torchtitan}, {"fm-", Stack::torchtitan},
+      {"mb-", Stack::megatron},   {"mg-", Stack::megatron},   {"nm-", Stack::megatron},
+      {"am-", Stack::megatron},   {"tn-", Stack::torchtune},  {"na-", Stack::hf}};
+  for (const auto& [prefix, stack] : groups) {
+    if (id.substr(0, prefix.size()) == prefix) {
+      return stack;
+    }
+  }
+  return Stack::megatron;
+}
+
 struct Case {
   std::string id;
   std::string kind;        // "training", "fine-tune memory", "serving memory", "decode"
@@ -189,8 +207,10 @@ inline std::vector<Case> cases() {
     layout.context = run.cp;
     layout.expert = run.ep;
     c.layout = layout;
-    c.setup = [run](Request& r) {
+    const Stack stack = stack_of_case(c.id);
+    c.setup = [run, stack](Request& r) {
       r.task = run.task;
+      r.stack = stack;
       r.seq_len = run.seq;
       r.micro_batch = run.micro_batch;
       r.global_batch = run.global_batch > 0 ? std::optional<int>(run.global_batch) : std::nullopt;
@@ -216,21 +236,6 @@ inline std::vector<Case> cases() {
       {"deepseek-v3-pretrain-h800",
        "DeepSeek's in-house DualPipe overlaps the expert all-to-all with compute over EP 64 across servers; the "
        "search's default spreads the experts over one server and charges the all-to-all without overlap"},
-      {"tt-h100-8b-fsdp8",
-       "torchtitan's H100s are 96 GB HBM2e cards capped at 500 W, slower than the 700 W H100 SXM "
-       "the case is run on"},
-      {"tt-h100-8b-fsdp8-compile-fp8",
-       "500 W H100s (as above), and torchao's Float8 reaches less of the FP8 peak "
-       "than Transformer Engine, which the FP8 factor is fitted to"},
-      {"tt-h100-8b-fsdp128",
-       "torchtitan's H100s are 96 GB HBM2e cards capped at 500 W, slower than the 700 W H100 SXM "
-       "the case is run on"},
-      {"tt-h100-8b-fsdp128-compile-fp8",
-       "500 W H100s, and torchao's Float8 reaches less of the FP8 peak than "
-       "Transformer Engine"},
-      {"tt-h100-8b-cp8-256k",
-       "500 W H100s; at 256K tokens ring attention's exchange and causal imbalance cost more "
-       "than the context-parallel factor fitted on 32K-128K runs"},
       {"tt-h100-405b-3d-1f1b",
        "torchtitan's plain 1F1B schedule is not interleaved, where the model assumes stages of "
        "two layers; 500 W H100s and an early Float8 + pipeline stack (December 2024)"},
@@ -241,9 +246,6 @@ inline std::vector<Case> cases() {
        "500 W H100s; 405B at 256K tokens over TP 8 x PP 8 x CP 8 with one micro-batch "
        "a stage: a bubble and a ring exchange the model undercounts"},
       {"tt-h100-405b-4d-cp1-32k", "500 W H100s and one sequence a step over PP 8: the early torchtitan 4D stack"},
-      {"lf-h100-7b-64k",
-       "at 64K tokens attention is most of the work, and llm-foundry's 2023 attention kernels on "
-       "H100 (FlashAttention-2 era) reach less of the peak than the matrix products"},
       {"lf-h100-3b-fp8",
        "FP8's casts and scaling cost more in a 3B model's small matrices (hidden 2560) than in the "
        "8B-405B models the FP8 factor is fitted on"},
@@ -256,12 +258,6 @@ inline std::vector<Case> cases() {
       {"tn-a100-70b-full",
        "the estimate charges the host's optimizer step and every micro-batch's weight fetch over PCIe without "
        "overlap, where FSDP prefetches during compute: an upper bound on the time"},
-      {"tn-a100-405b-qlora",
-       "torchtune's tokens/s may be per GPU rather than for all eight (not stated); read per "
-       "GPU the estimate would be within 30% the other way"},
-      {"tn-4090-8b-full",
-       "the catalog's Ada efficiency is an estimate (no large-run MFU published); torchtune on one "
-       "RTX 4090 with torch.compile reaches 51% MFU, above it"},
       {"tn-4090-8b-lora",
        "the catalog's Ada efficiency is an estimate; torchtune's compiled LoRA on one RTX 4090 "
        "reaches 3,083 tokens/s, beyond it (and beyond any recompute)"},
@@ -1376,6 +1372,51 @@ inline std::string engine_summary(const Catalog& catalog, const ModelCatalog& mo
 
 inline std::string memory_summary(const Catalog& catalog, const ModelCatalog& models) {
   return set_summary(catalog, models, is_memory, "memory", "calibration (none)", 15);
+}
+
+// Each training stack's speed (src/estimate/stacks.cpp): its cases in each
+// set and the factor its fitting cases call for, exp(median log(published /
+// estimate)), on top of the speed in the code. A stack with three or more
+// fitting cases has its own speed (its correction then 1.00); the others run
+// at the common fit.
+inline std::string stack_summary(const Catalog& catalog, const ModelCatalog& models) {
+  struct Group {
+    int fit = 0;
+    int held = 0;
+    std::vector<double> logs;
+    std::vector<double> held_errors;
+  };
+  std::map<Stack, Group> groups;
+  for (const Case& c : cases()) {
+    if (c.metric != Metric::training_tokens_per_s || !c.excluded_reason.empty()) {
+      continue;
+    }
+    Request r;
+    c.setup(r);
+    Group& g = groups[r.effective_stack()];
+    const Result result = evaluate(c, catalog, models);
+    if (c.fit) {
+      ++g.fit;
+      g.logs.push_back(std::log(c.published / result.estimate));
+    } else {
+      ++g.held;
+      g.held_errors.push_back(std::abs(result.error));
+    }
+  }
+  std::string out =
+      "| stack | fitting cases | held-out cases | speed in the code | correction the fitting set calls for | "
+      "held-out median absolute error |\n"
+      "| --- | --- | --- | --- | --- | --- |\n";
+  for (const auto& [stack, g] : groups) {
+    Tally fitted;
+    fitted.errors = g.logs;
+    Tally held;
+    held.errors = g.held_errors;
+    out += fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {} |\n", to_string(stack), g.fit, g.held,
+                       sizing::stack_profile(stack).speed, std::exp(fitted.median()),
+                       g.held_errors.empty() ? std::string("-") : fmt::format("{:.0f}%", 100.0 * held.median()));
+  }
+  return out;
 }
 
 inline std::string training_summary(const Catalog& catalog, const ModelCatalog& models) {

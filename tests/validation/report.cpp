@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   const std::string training = validation::training_summary(catalog, models);
   const std::string engines = validation::engine_summary(catalog, models);
   const std::string memory = validation::memory_summary(catalog, models);
+  const std::string stacks = validation::stack_summary(catalog, models);
   if (argc == 3 && std::string(argv[1]) == "--update") {
     std::ifstream in(argv[2]);
     std::stringstream buffer;
@@ -39,13 +40,13 @@ int main(int argc, char** argv) {
     std::string doc = buffer.str();
     if (!replace_between(doc, "validation-table", table) || !replace_between(doc, "serving-summary", summary) ||
         !replace_between(doc, "training-summary", training) || !replace_between(doc, "engine-summary", engines) ||
-        !replace_between(doc, "memory-summary", memory)) {
+        !replace_between(doc, "memory-summary", memory) || !replace_between(doc, "stack-summary", stacks)) {
       std::cerr << "markers not found in " << argv[2] << "\n";
       return 2;
     }
     std::ofstream(argv[2]) << doc;
     return 0;
   }
-  std::cout << table << "\n" << summary << "\n" << engines << "\n" << training << "\n" << memory;
+  std::cout << table << "\n" << summary << "\n" << engines << "\n" << training << "\n" << memory << "\n" << stacks;
   return 0;
 }

@@ -59,6 +59,7 @@ TEST_CASE("docs/validation.md shows the current estimates", "[validation][docs]"
   CHECK(between(doc, "serving-summary") == serving_summary(catalog, models));
   CHECK(between(doc, "training-summary") == training_summary(catalog, models));
   CHECK(between(doc, "memory-summary") == memory_summary(catalog, models));
+  CHECK(between(doc, "stack-summary") == stack_summary(catalog, models));
   CHECK(between(doc, "engine-summary") == engine_summary(catalog, models));
 }
 
