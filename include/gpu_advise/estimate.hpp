@@ -95,8 +95,18 @@ struct TrainingEstimate {
   TrainingStep step;
   Range tokens_per_s_per_gpu;
   Range gpu_hours;
-  Range wall_hours;     // elapsed: compute, offload stalls, and lost time at the goodput
-  double goodput = 1;   // the share of the wall time spent training (1: not applied)
+  Range wall_hours;    // elapsed: compute, offload stalls, and lost time at the goodput
+  double goodput = 1;  // the share of the wall time spent training (--goodput, or derived below)
+  // How the goodput is derived (docs/methodology.md §4, "Goodput"); unset when
+  // --goodput states it.
+  struct Checkpointing {
+    double bytes = 0;           // one checkpoint: the weights and optimizer states of every GPU
+    double write_hours = 0;     // written by every server at once
+    double interval_hours = 0;  // between checkpoints: the one that minimises lost time (Young/Daly)
+    double interruptions = 0;   // expected over the run
+    double restart_hours = 0;   // each interruption's detection, restart and reload
+  };
+  std::optional<Checkpointing> checkpointing;
   Range offload_hours;  // --offload: wall hours waiting on the host's optimizer and PCIe (0 without)
   // Held and paid for around the run, not in wall_hours: provisioning and the
   // image, loading the weights, saving the result (docs/methodology.md §6.1).

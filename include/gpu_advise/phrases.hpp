@@ -130,6 +130,7 @@ enum class Phrase {
   range,
   offload_host,
   goodput_applied,
+  goodput_derived,
   inference_speed,
   inference_point_targets,
   inference_point_knee,
@@ -297,6 +298,7 @@ enum class Phrase {
   assume_optimizer_in_backward,
   assume_scaled_context,
   assume_goodput,
+  assume_goodput_derived,
   assume_deadline_given,
   assume_deadline_default,
   assume_inference,
@@ -498,6 +500,7 @@ enum class Phrase {
   list_region_tag,
   // units
   unit_minutes,
+  unit_seconds,
   unit_hours,
   unit_days,
   unit_years,

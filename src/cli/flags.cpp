@@ -126,8 +126,9 @@ const std::vector<FlagSpec>& flag_table() {
        "Training", "", "Update each layer in its backward pass, holding one layer's gradients", "", FlagScope::training,
        "optimizer_in_backward", false},
       {"--goodput", &Flags::goodput, values::goodput, "Training", "F",
-       fmt::format("Share of a pretraining run's wall time spent training, 0-1 (default {})", shown(d.goodput)), "",
-       FlagScope::training, "goodput", false},
+       "Share of a training run's wall time spent training, 0-1 (default: derived from its checkpoints and "
+       "interruptions)",
+       "", FlagScope::training, "goodput", false},
       {"--tokens", &Flags::tokens, values::tokens, "Training", "COUNT",
        fmt::format(
            "Training tokens per epoch: 2T, 100M (default: {} per parameter for pretraining, {} for fine-tuning)",

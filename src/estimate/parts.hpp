@@ -52,6 +52,15 @@ inline constexpr int context_parallel_from_tokens = 32768;
 inline constexpr int context_parallel_min_tokens = 8192;
 inline constexpr double context_parallel_factor = 0.85;
 inline constexpr double hours_per_month = 730.0;
+// Goodput (training_time.cpp; docs/methodology.md §4): interruptions per
+// GPU-hour from Llama 3 405B's pretraining (arXiv 2407.21783 §3.3.4: 419
+// unexpected interruptions in 54 days on 16,384 GPUs); checkpoints written at
+// 1 GB/s a server (its Tectonic storage sustains 2 TB/s for about 2,000
+// servers, §3.3.1); each interruption's detection, restart and reload: 15
+// minutes (PyTorch's default 10-minute collective timeout, then a restart).
+inline constexpr double interruptions_per_gpu_hour = 419.0 / (54.0 * 24.0 * 16384.0);
+inline constexpr double checkpoint_gb_per_s_per_server = 1.0;
+inline constexpr double restart_hours = 0.25;
 inline constexpr double loss_chunks = 8;  // torchtune's CEWithChunkedOutputLoss: 8 chunks
 // Offload: the host's optimizer step reads and writes the FP32 master, m and
 // v and the gradient, and writes the BF16 weights, about 30 bytes a parameter,

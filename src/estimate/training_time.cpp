@@ -300,6 +300,35 @@ void run_figures(TrainingEstimate& t, const TrainingStep& fast, const TrainingSt
   t.mfu = {mfu(t.gpu_hours.high), mfu(t.gpu_hours.typical), mfu(t.gpu_hours.low)};
 }
 
+// The time a run of `hours` loses: writing a checkpoint every interval, and
+// at each interruption its restart and half an interval of work done again.
+// The last checkpoint, the result, is saved with the job's overhead (cost.cpp).
+double lost_hours(const TrainingEstimate::Checkpointing& c, double hours) {
+  return std::max(0.0, std::ceil(hours / c.interval_hours - 1e-9) - 1.0) * c.write_hours +
+         c.interruptions * (c.interval_hours / 2.0 + c.restart_hours);
+}
+
+// Decides the checkpoints (Young, 1974; Daly, 2006): one holds the weights
+// and optimizer states (for LoRA, the adapters'), written by every server at
+// once; the run of `gpus` GPUs is interrupted on average every
+// 1 / (rate x gpus) hours, and checkpointing every sqrt(2 x write x MTBF)
+// (at most once over the run) minimises the time lost.
+TrainingEstimate::Checkpointing checkpointing(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                              int gpus, double hours) {
+  TrainingEstimate::Checkpointing c;
+  const bool adapters = request.task == Task::lora || request.task == Task::qlora;
+  const TrainingBytes bytes = training_bytes(request.optimizer);
+  const double trained = adapters ? model.lora_params(request.lora_rank, request.lora_targets) : model.params;
+  c.bytes = trained * (bytes.weights + bytes.optimizer);
+  const int servers = (gpus + std::max(1, gpu.node.gpus_per_node) - 1) / std::max(1, gpu.node.gpus_per_node);
+  c.write_hours = c.bytes / (servers * checkpoint_gb_per_s_per_server * 1e9) / 3600.0;
+  c.restart_hours = restart_hours;
+  const double mtbf = 1.0 / (interruptions_per_gpu_hour * gpus);
+  c.interval_hours = std::min(std::sqrt(2.0 * c.write_hours * mtbf), std::max(hours, c.write_hours));
+  c.interruptions = hours / mtbf;
+  return c;
+}
+
 }  // namespace
 
 TrainingEstimate training_time(const Request& request, const ModelShape& model, const GpuSpec& gpu,
@@ -324,12 +353,16 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
                       slow.seconds() * training_model_error.high};
   run_figures(t, fast, slow, seconds, steps, m.gpus);
 
-  // Long runs lose time to restarts, checkpoints and evaluation: pretraining
-  // (or any run given --goodput) takes wall time / goodput.
-  if (request.task == Task::pretrain || request.goodput_stated) {
+  // A run loses time to interruptions and checkpoints: wall time / goodput,
+  // stated (--goodput) or derived from the run's size and length.
+  if (request.goodput_stated) {
     t.goodput = request.goodput;
-    t.wall_hours = scale(t.wall_hours, 1.0 / t.goodput);
+  } else {
+    t.checkpointing = checkpointing(request, model, gpu, m.gpus, t.wall_hours.typical);
+    const double lost = lost_hours(*t.checkpointing, t.wall_hours.typical);
+    t.goodput = t.wall_hours.typical / (t.wall_hours.typical + lost);
   }
+  t.wall_hours = scale(t.wall_hours, 1.0 / t.goodput);
   return t;
 }
 

@@ -193,7 +193,7 @@ void request_json(Writer& w, const Request& r) {
       w.field("stack", to_string(r.effective_stack()));
       w.field("loss", to_string(r.effective_loss()));
       w.field("optimizer_in_backward", r.optimizer_in_backward);
-      w.field("goodput", r.goodput);
+      w.field("goodput", r.goodput_stated ? std::optional(r.goodput) : std::nullopt);
       if (r.task == Task::lora || r.task == Task::qlora) {
         w.field("lora_rank", r.lora_rank);
         w.array("lora_targets", [&] {
@@ -505,6 +505,18 @@ void training_json(Writer& w, const Estimate& e) {
     range_field(w, "gpu_hours", t.gpu_hours);
     range_field(w, "wall_hours", t.wall_hours);
     w.field("goodput", t.goodput);
+    if (t.checkpointing) {
+      const TrainingEstimate::Checkpointing& c = *t.checkpointing;
+      w.object("checkpointing", [&] {
+        w.field("checkpoint_gb", gb(c.bytes));
+        w.field("write_hours", round6(c.write_hours));
+        w.field("interval_hours", round6(c.interval_hours));
+        w.field("interruptions", round6(c.interruptions));
+        w.field("restart_hours", round6(c.restart_hours));
+      });
+    } else {
+      w.field("checkpointing", nullptr);
+    }
     range_field(w, "offload_hours", t.offload_hours);
     w.field("job_overhead_hours", round6(t.job_overhead_hours));
   });

@@ -387,8 +387,13 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
       lines.push_back(say(language, Phrase::offload_host, to_string(request.offload), format::gib(e.per_gpu.host),
                           format::gib(e.host_bytes_per_server), say_duration(language, t.offload_hours.typical)));
     }
-    if (t.goodput < 1) {
+    if (!t.checkpointing) {
       lines.push_back(say(language, Phrase::goodput_applied, 100.0 * t.goodput));
+    } else if (t.wall_hours.typical > 24.0) {  // a run over a day: its checkpoints and interruptions
+      const TrainingEstimate::Checkpointing& c = *t.checkpointing;
+      lines.push_back(say(language, Phrase::goodput_derived, format::number(c.bytes / 1e9),
+                          say_duration(language, c.interval_hours), say_duration(language, c.write_hours),
+                          c.interruptions, say_duration(language, c.restart_hours), 100.0 * t.goodput));
     }
   }
   if (e.inference) {
@@ -770,8 +775,10 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     if (request.optimizer_in_backward) {
       out.push_back(say(language, Phrase::assume_optimizer_in_backward));
     }
-    if (request.task == Task::pretrain || request.goodput_stated) {
+    if (request.goodput_stated) {
       out.push_back(say(language, Phrase::assume_goodput, 100.0 * request.goodput));
+    } else if (best && best->estimate.training && best->estimate.training->wall_hours.typical > 24.0) {
+      out.push_back(say(language, Phrase::assume_goodput_derived));  // a run over a day: the lost time it derives
     }
     if (request.deadline_hours) {
       out.push_back(say(language, Phrase::assume_deadline_given, say_duration(language, *request.deadline_hours)));
