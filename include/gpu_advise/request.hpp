@@ -168,8 +168,9 @@ struct Request {
   std::optional<Stack> stack;          // --stack; unset = hf for LoRA / QLoRA, megatron otherwise
   bool optimizer_in_backward = false;  // --optimizer-in-backward: each layer's update in its backward pass
   // Share of a long run's wall time spent training rather than restarting,
-  // checkpointing and evaluating (--goodput; docs/methodology.md §4).
-  double goodput = 0.90;
+  // checkpointing and evaluating, as --goodput states it (unstated: derived
+  // from the run's checkpoints and interruptions; docs/methodology.md §4).
+  double goodput = 1.0;
   bool goodput_stated = false;
   std::optional<double> tokens;           // --tokens: dataset tokens (per epoch); unset = task default
   double epochs = 1;                      // fine-tuning passes over the dataset

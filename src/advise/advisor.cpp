@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/quantity_format.hpp"
+#include "estimate/parts.hpp"
 #include "gpu_advise/choose.hpp"
 #include "gpu_advise_version.hpp"
 
@@ -73,6 +74,15 @@ std::vector<Lever> levers_for(const Request& request) {
       out.push_back({"global_batch", std::to_string(batch), std::to_string(larger),
                      [larger](Request& r) { r.global_batch = larger; }});
     }
+  }
+  // A stack that frees its gradients after each step holds them beside the
+  // activations only while it accumulates: one micro-batch a step frees
+  // the larger of the two before the other peaks (methodology §2).
+  if ((request.task == Task::full || request.task == Task::pretrain) && !request.optimizer_in_backward &&
+      !sizing::stack_profile(request.effective_stack()).persistent_gradients &&
+      request.effective_global_batch() > request.micro_batch) {
+    out.push_back({"global_batch", std::to_string(request.effective_global_batch()),
+                   std::to_string(request.micro_batch), [](Request& r) { r.global_batch = r.micro_batch; }});
   }
   if ((request.task == Task::full || request.task == Task::pretrain) && request.offload == Offload::none) {
     out.push_back({"offload", "none", "optimizer", [](Request& r) { r.offload = Offload::optimizer; }});

@@ -41,22 +41,27 @@ double layer_bytes_per_token(const Request& request, const ModelShape& model, co
   const double q = model.mla
                        ? static_cast<double>(model.heads) * (model.mla->qk_nope_head_dim + model.mla->qk_rope_head_dim)
                        : static_cast<double>(model.heads) * model.head_dim;
-  const double kv = model.mla ? q : static_cast<double>(model.kv_heads) * model.head_dim;
+  // K, V and the attention output (MLA: heads x its own head dims).
+  const double k = model.mla ? q : static_cast<double>(model.kv_heads) * model.head_dim;
+  const double v = model.mla ? static_cast<double>(model.heads) * model.mla->v_head_dim : k;
+  const double out = model.mla ? v : q;
   const double norm = stack.eager_layers ? 6.0 * h : 2.0 * h;
-  const double attention = 2.0 * h + 2.0 * q + 4.0 * kv + (stack.eager_layers ? 4.0 : 2.0) * q;
+  const double attention = 2.0 * h + 2.0 * q + 2.0 * k + 2.0 * v + (stack.eager_layers ? 4.0 : 2.0) * out;
   auto mlp = [&](double f) { return 2.0 * h + (stack.fused_swiglu ? 6.0 : 8.0) * f; };
-  double ffn = model.ffn;
+  double ffn = model.ffn;  // the down projections' input per token
+  double copies = 1;       // the gate and up projections' inputs per token
   double mlp_bytes = mlp(ffn);
   if (moe) {
     const int experts = model.moe->experts_per_token + model.moe->shared_experts;
     ffn = static_cast<double>(model.moe->expert_ffn) * experts;
+    copies = experts;
     mlp_bytes = experts * mlp(model.moe->expert_ffn);
   }
   double adapters = 0;
   if (request.task == Task::lora || request.task == Task::qlora) {
     const double inputs = (chosen(LoraTarget::q) ? h : 0) + (chosen(LoraTarget::k) ? h : 0) +
-                          (chosen(LoraTarget::v) ? h : 0) + (chosen(LoraTarget::o) ? q : 0) +
-                          (chosen(LoraTarget::gate) ? h : 0) + (chosen(LoraTarget::up) ? h : 0) +
+                          (chosen(LoraTarget::v) ? h : 0) + (chosen(LoraTarget::o) ? out : 0) +
+                          (chosen(LoraTarget::gate) ? copies * h : 0) + (chosen(LoraTarget::up) ? copies * h : 0) +
                           (chosen(LoraTarget::down) ? ffn : 0);
     adapters = stack.adapter_input_bytes * inputs;
   }
@@ -157,12 +162,16 @@ double block_bytes(InferencePrecision precision) {
 
 // The peak over the step's phases (methodology §2, "Peak over phases"):
 // where the gradients are made in the backward pass and freed after the
-// optimizer step, the activations (freed as the backward pass goes) and the
-// gradients are never held together in full.
-// Gradients bounded to one layer (the optimizer in the backward pass, or
-// offloaded as they are made) live beside the activations still held.
-void at_peak(MemoryBreakdown& m, const StackProfile& stack, const Request& request) {
-  if (stack.persistent_gradients || request.optimizer_in_backward || request.offload == Offload::optimizer_params) {
+// optimizer step, and a step is one micro-batch, the activations (freed as
+// the backward pass goes) and the gradients are never held together in full.
+// Gradient accumulation keeps the first micro-batch's gradients beside the
+// next one's activations, and a pipeline's 1F1B runs one micro-batch's
+// backward beside the others' forwards; gradients bounded to one layer (the
+// optimizer in the backward pass, or offloaded as they are made) live beside
+// the activations still held.
+void at_peak(MemoryBreakdown& m, const StackProfile& stack, const Request& request, const Layout& layout) {
+  if (stack.persistent_gradients || request.optimizer_in_backward || request.offload == Offload::optimizer_params ||
+      layout.pipeline > 1 || micro_batches_per_step(request, layout) > 1) {
     m.phase = MemoryPhase::whole_step;
     m.released = 0;
     return;
@@ -203,13 +212,10 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       // and context-parallel ones (Megatron's distributed optimizer, FSDP's mesh).
       const double ranks = static_cast<double>(layout.data) * layout.context;
       const StackProfile& stack = stack_profile(request.effective_stack());
-      TrainingBytes bytes = training_bytes(request.optimizer);
       // FP32 parameters and gradients in place of BF16 ones beside the
       // optimizer's FP32 master copy: the same bytes, held elsewhere.
-      const bool master = request.optimizer == Optimizer::adamw || request.optimizer == Optimizer::adamw_8bit;
-      if (stack.fp32_params && master) {
-        bytes = {bytes.weights + 2.0, bytes.gradients + 2.0, bytes.optimizer - 4.0};
-      }
+      const TrainingBytes bytes = trained_bytes(request);
+      const bool fp32_params = bytes.weights >= 4.0;
       const double gathered = 2.0 * 2.0 * model.params_per_layer() / t;  // two layers: current + prefetch
       m.weights = bytes.weights * shard / (z >= 3 ? ranks : 1.0);
       m.gradients = bytes.gradients * shard / (z >= 2 ? ranks : 1.0);
@@ -248,11 +254,11 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       m.activations = training_activations(request, model, layout);
       // Autocast's BF16 copies of the FP32 weights, kept from each layer's
       // forward to its backward (ZeRO-3 gathers two layers instead).
-      if (stack.fp32_params && master && !(z >= 3 && ranks > 1) && request.offload != Offload::optimizer_params) {
+      if (fp32_params && !(z >= 3 && ranks > 1) && request.offload != Offload::optimizer_params) {
         const double input_embedding = model.tied_embeddings ? 0.0 : static_cast<double>(model.vocab) * model.hidden;
         m.activations += 2.0 * (model.params - input_embedding) / (t * p);
       }
-      at_peak(m, stack, request);
+      at_peak(m, stack, request, layout);
       break;
     }
     case Task::lora:
@@ -262,10 +268,7 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       const double base_bytes_per_param = request.task == Task::qlora ? bytes_nf4_with_double_quant : 2.0;
       // Adapters train in FP32 with mixed-precision AdamW (PEFT's default):
       // 4 + 4 + 8 bytes; pure BF16 halves that; 8-bit Adam stores 2 bytes of moments.
-      const TrainingBytes adapter_bytes = request.optimizer == Optimizer::adamw_bf16        ? TrainingBytes{2, 2, 4}
-                                          : request.optimizer == Optimizer::adamw_8bit      ? TrainingBytes{4, 4, 2}
-                                          : request.optimizer == Optimizer::adamw_8bit_bf16 ? TrainingBytes{2, 2, 2}
-                                                                                            : TrainingBytes{4, 4, 8};
+      const TrainingBytes adapter_bytes = trained_bytes(request);
       // FSDP (ZeRO-3) shards the frozen base and the adapter states over the
       // GPUs and gathers two layers at a time; plain data parallelism replicates them.
       const bool sharded = layout.zero_stage >= 3 && d > 1;
@@ -281,7 +284,7 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
         m.optimizer = 0;
       }
       m.activations = training_activations(request, model, layout);
-      at_peak(m, stack_profile(request.effective_stack()), request);
+      at_peak(m, stack_profile(request.effective_stack()), request, layout);
       break;
     }
     case Task::inference: {

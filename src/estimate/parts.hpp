@@ -120,6 +120,18 @@ struct StackProfile {
 
 [[nodiscard]] const StackProfile& stack_profile(Stack stack);
 
+// Bytes per trained parameter as the request's stack holds them: weights,
+// gradients and optimizer states (FP32 parameters and gradients in place of
+// BF16 ones beside an FP32 master copy where the stack keeps them so), or for
+// LoRA and QLoRA the adapters' (PEFT trains them in FP32: 4 + 4 + 8 with
+// mixed-precision AdamW).
+[[nodiscard]] TrainingBytes trained_bytes(const Request& request);
+
+// Micro-batches each data-parallel rank runs in one optimizer step: the
+// global batch over the ranks' micro-batches, one with the optimizer in the
+// backward pass (docs/methodology.md §4).
+[[nodiscard]] int micro_batches_per_step(const Request& request, const Layout& layout);
+
 // ---- layouts (layouts.cpp) ----
 
 // A layout that fits, with its memory and how much it is preferred.

@@ -1,6 +1,9 @@
 // The training stacks (--stack): what each keeps in memory and how fast its
 // kernels run (docs/methodology.md §2, "Stacks", with the source of each
 // property; the speeds are fitted in docs/validation.md).
+#include <algorithm>
+#include <cmath>
+
 #include "estimate/parts.hpp"
 
 namespace gpu_advise::sizing {
@@ -14,7 +17,7 @@ namespace {
 constexpr StackProfile hf{.stack = Stack::hf, .eager_layers = true, .adapter_input_bytes = 2.0, .fp32_params = true};
 // torchtune's RMSNorm (x.float()), its LoRALinear (the base layer's input,
 // no copy), BF16 parameters (dtype: bf16 in its recipes).
-constexpr StackProfile torchtune{.stack = Stack::torchtune, .eager_layers = true, .speed = 1.48};
+constexpr StackProfile torchtune{.stack = Stack::torchtune, .eager_layers = true};
 // Unsloth's Triton RMSNorm and SwiGLU kernels, its LoRA kernels on the base
 // layer's input, and its "unsloth" gradient checkpointing to host memory.
 constexpr StackProfile unsloth{.stack = Stack::unsloth, .fused_swiglu = true, .offloaded_checkpoints = true};
@@ -45,6 +48,32 @@ const StackProfile& stack_profile(Stack stack) {
     case Stack::deepspeed: return deepspeed;
   }
   return megatron;
+}
+
+TrainingBytes trained_bytes(const Request& request) {
+  if (request.task == Task::lora || request.task == Task::qlora) {
+    switch (request.optimizer) {
+      case Optimizer::adamw_bf16: return {2, 2, 4};
+      case Optimizer::adamw_8bit: return {4, 4, 2};
+      case Optimizer::adamw_8bit_bf16: return {2, 2, 2};
+      case Optimizer::adamw: return {4, 4, 8};
+    }
+    return {4, 4, 8};
+  }
+  const TrainingBytes bytes = training_bytes(request.optimizer);
+  const bool master = request.optimizer == Optimizer::adamw || request.optimizer == Optimizer::adamw_8bit;
+  if (stack_profile(request.effective_stack()).fp32_params && master) {
+    return {bytes.weights + 2.0, bytes.gradients + 2.0, bytes.optimizer - 4.0};
+  }
+  return bytes;
+}
+
+int micro_batches_per_step(const Request& request, const Layout& layout) {
+  if (request.optimizer_in_backward) {
+    return 1;
+  }
+  const double ranks_batch = static_cast<double>(std::max(1, layout.data)) * std::max(1, request.micro_batch);
+  return std::max(1, static_cast<int>(std::lround(request.effective_global_batch() / ranks_batch)));
 }
 
 }  // namespace gpu_advise::sizing

@@ -181,10 +181,7 @@ StepModel step_model(const Request& request, const ModelShape& model, const GpuS
   // The optimizer in the backward pass updates the weights after every
   // micro-batch: no accumulation, the step is one micro-batch a rank
   // (torchtune's optimizer_in_bwd; methodology §2).
-  m.step.micro_batches =
-      request.optimizer_in_backward
-          ? 1
-          : std::max(1, static_cast<int>(std::lround(request.effective_global_batch() / ranks_batch)));
+  m.step.micro_batches = micro_batches_per_step(request, layout);
   m.step.tokens = m.step.micro_batches * ranks_batch * request.seq_len;
   m.stage_layers = (model.layers + layout.pipeline - 1) / layout.pipeline;
   m.micro_tokens = static_cast<double>(m.micro) * request.seq_len / layout.context;
@@ -317,14 +314,14 @@ TrainingEstimate::Checkpointing checkpointing(const Request& request, const Mode
                                               int gpus, double hours) {
   TrainingEstimate::Checkpointing c;
   const bool adapters = request.task == Task::lora || request.task == Task::qlora;
-  const TrainingBytes bytes = training_bytes(request.optimizer);
+  const TrainingBytes bytes = trained_bytes(request);
   const double trained = adapters ? model.lora_params(request.lora_rank, request.lora_targets) : model.params;
   c.bytes = trained * (bytes.weights + bytes.optimizer);
   const int servers = (gpus + std::max(1, gpu.node.gpus_per_node) - 1) / std::max(1, gpu.node.gpus_per_node);
   c.write_hours = c.bytes / (servers * checkpoint_gb_per_s_per_server * 1e9) / 3600.0;
   c.restart_hours = restart_hours;
   const double mtbf = 1.0 / (interruptions_per_gpu_hour * gpus);
-  c.interval_hours = std::min(std::sqrt(2.0 * c.write_hours * mtbf), std::max(hours, c.write_hours));
+  c.interval_hours = std::min(std::sqrt(2.0 * c.write_hours * mtbf), hours);
   c.interruptions = hours / mtbf;
   return c;
 }

@@ -504,7 +504,7 @@ void training_json(Writer& w, const Estimate& e) {
     step_json(w, t.step);
     range_field(w, "gpu_hours", t.gpu_hours);
     range_field(w, "wall_hours", t.wall_hours);
-    w.field("goodput", t.goodput);
+    w.field("goodput", round6(t.goodput));
     if (t.checkpointing) {
       const TrainingEstimate::Checkpointing& c = *t.checkpointing;
       w.object("checkpointing", [&] {

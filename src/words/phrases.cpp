@@ -182,9 +182,9 @@ constexpr Entry entries[] = {
    "总耗时按其中 {:.0f}% 用于训练估算，其余花在重启、检查点和评估上（--goodput）"},
   {Phrase::goodput_derived,
    "checkpoint {} GB every {} ({} to write); expect about {:.0f} interruptions, each a restart of {} and the work "
-   "since the last checkpoint: {:.0f}% of the wall time trains (goodput)",
-   "每 {1} 保存一次 {0} GB 的检查点（写入需 {2}）；预计中断约 {3:.0f} 次，每次需重启 {4} 并重算上次检查点之后的工作："
-   "总耗时中 {5:.0f}% 用于训练（有效训练率）"},
+   "since the last checkpoint: {:.1f}% of the wall time trains (goodput)",
+   "每 {1}保存一次 {0} GB 的检查点（写入需 {2}）；预计中断约 {3:.0f} 次，每次需重启 {4}并重算上次检查点之后的工作："
+   "总耗时中 {5:.1f}% 用于训练（有效训练率）"},
   {Phrase::inference_speed,
    "about {:.0f} output tokens/s for {} concurrent sequences ({:.0f} ms per token, {:.0f} tokens/s per user; first "
    "token in {:.0f} ms)",

@@ -264,23 +264,25 @@ std::string model_label(const ModelShape& model, Language language) {
 
 namespace {
 
-// The stacks' own names, the same in every language.
-const char* stack_name(Stack stack) {
+// The stacks' own names, the same in every language (PEFT where it trains
+// adapters).
+const char* stack_name(Stack stack, Task task) {
+  const bool adapters = task == Task::lora || task == Task::qlora;
   switch (stack) {
-    case Stack::hf: return "Hugging Face Transformers + PEFT";
+    case Stack::hf: return adapters ? "Hugging Face Transformers + PEFT" : "Hugging Face Transformers";
     case Stack::torchtune: return "torchtune";
     case Stack::unsloth: return "Unsloth";
     case Stack::litgpt: return "LitGPT";
     case Stack::torchtitan: return "torchtitan";
     case Stack::megatron: return "Megatron-Core";
-    case Stack::deepspeed: return "DeepSpeed (Transformers + PEFT)";
+    case Stack::deepspeed: return adapters ? "DeepSpeed + Transformers + PEFT" : "DeepSpeed + Transformers";
   }
   return "";
 }
 
 // The training stack and how it computes the loss.
 void add_stack(const Request& request, Language language, std::vector<std::string>& out) {
-  out.push_back(say(language, Phrase::assume_stack, stack_name(request.effective_stack())));
+  out.push_back(say(language, Phrase::assume_stack, stack_name(request.effective_stack(), request.task)));
   switch (request.effective_loss()) {
     case Loss::full: out.push_back(say(language, Phrase::assume_loss_full)); break;
     case Loss::chunked: out.push_back(say(language, Phrase::assume_loss_chunked)); break;
@@ -388,8 +390,11 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
                           format::gib(e.host_bytes_per_server), say_duration(language, t.offload_hours.typical)));
     }
     if (!t.checkpointing) {
-      lines.push_back(say(language, Phrase::goodput_applied, 100.0 * t.goodput));
-    } else if (t.wall_hours.typical > 24.0) {  // a run over a day: its checkpoints and interruptions
+      if (t.goodput < 1) {
+        lines.push_back(say(language, Phrase::goodput_applied, 100.0 * t.goodput));
+      }
+    } else if (t.wall_hours.typical > 24.0 && t.checkpointing->interruptions >= 1) {
+      // a run over a day that expects interruptions: its checkpoints and their cost
       const TrainingEstimate::Checkpointing& c = *t.checkpointing;
       lines.push_back(say(language, Phrase::goodput_derived, format::number(c.bytes / 1e9),
                           say_duration(language, c.interval_hours), say_duration(language, c.write_hours),

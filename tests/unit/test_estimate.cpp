@@ -186,6 +186,9 @@ TEST_CASE("training memory peaks in its largest phase, not in the sum of its par
   CHECK(megatron.total() ==
         Approx(megatron.weights + megatron.gradients + megatron.optimizer + megatron.activations + megatron.reserve));
   r.stack = Stack::hf;  // FP32 parameters and gradients, autocast's BF16 copies, gradients freed each step
+  const MemoryBreakdown accumulating = memory_per_gpu(r, shape, Layout{});  // 128 micro-batches a step
+  CHECK(accumulating.released == 0);  // the first one's gradients beside the next one's activations
+  r.global_batch = 1;                 // one micro-batch a step
   const MemoryBreakdown hf = memory_per_gpu(r, shape, Layout{});
   CHECK(hf.weights == Approx(4 * shape.params));
   CHECK(hf.gradients == Approx(4 * shape.params));
@@ -197,6 +200,7 @@ TEST_CASE("training memory peaks in its largest phase, not in the sum of its par
   const MemoryBreakdown eager = memory_per_gpu(r, shape, Layout{});
   CHECK(eager.phase == MemoryPhase::forward);
   CHECK(eager.released == Approx(eager.gradients));
+  CHECK(memory_per_gpu(r, shape, Layout{1, 2, 1, 0}).released == 0);  // 1F1B: backward beside forwards
   r.optimizer_in_backward = true;  // one layer's gradients, beside the activations still held
   CHECK(memory_per_gpu(r, shape, Layout{}).released == 0);
 }
