@@ -84,6 +84,12 @@ std::vector<Lever> levers_for(const Request& request) {
     out.push_back({"global_batch", std::to_string(request.effective_global_batch()),
                    std::to_string(request.micro_batch), [](Request& r) { r.global_batch = r.micro_batch; }});
   }
+  // A stack that runs data parallelism only: one that splits the model too.
+  if ((request.task == Task::full || request.task == Task::pretrain) &&
+      !sizing::stack_profile(request.effective_stack()).pipeline_parallel) {
+    out.push_back({"stack", std::string(to_string(request.effective_stack())), "megatron",
+                   [](Request& r) { r.stack = Stack::megatron; }});
+  }
   if ((request.task == Task::full || request.task == Task::pretrain) && request.offload == Offload::none) {
     out.push_back({"offload", "none", "optimizer", [](Request& r) { r.offload = Offload::optimizer; }});
   }

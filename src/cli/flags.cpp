@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
 
 #include "core/quantity_format.hpp"
+#include "estimate/parts.hpp"
 #include "flag_values.hpp"
 
 namespace gpu_advise::cli {
@@ -426,6 +428,25 @@ void check_expert_parallel(const ModelShape& model, const Request& request) {
 
 // --tp --pp --dp --cp (training): degrees the model and the count allow; the
 // fine-tuning plans with adapters are data parallel only.
+// --tp, --pp or --cp beyond the model parallelism the training stack runs
+// (src/estimate/stacks.cpp).
+void check_stack_runs(const Request& request, bool adapters) {
+  const sizing::StackProfile& stack = sizing::stack_profile(request.effective_stack());
+  const std::tuple<const char*, std::optional<int>, bool> runs[] = {
+      {"--tp", request.tensor_parallel, stack.tensor_parallel},
+      {"--pp", request.pipeline_parallel, stack.pipeline_parallel},
+      {"--cp", request.context_parallel, stack.context_parallel}};
+  for (const auto& [flag, value, runs_it] : runs) {
+    if (!adapters && !runs_it && value && *value > 1) {
+      throw UsageError(
+          fmt::format("{} {}: --stack {} does not run it (data parallelism with FSDP or ZeRO{}); "
+                      "leave {} out, or give --stack megatron or torchtitan",
+                      flag, *value, to_string(request.effective_stack()),
+                      stack.tensor_parallel ? ", and tensor parallelism" : "", flag));
+    }
+  }
+}
+
 void check_fixed_layout(const ModelShape& model, Request& request) {
   const bool adapters = request.task == Task::lora || request.task == Task::qlora;
   const std::pair<const char*, std::optional<int>> model_parallel[] = {{"--tp", request.tensor_parallel},
@@ -440,6 +461,7 @@ void check_fixed_layout(const ModelShape& model, Request& request) {
                       flag, *value, flag));
     }
   }
+  check_stack_runs(request, adapters);
   if (request.tensor_parallel && model.heads % *request.tensor_parallel != 0) {
     throw UsageError(fmt::format("--tp {} does not divide {}'s {} attention heads: give a divisor of {}",
                                  *request.tensor_parallel, model.name, model.heads, model.heads));

@@ -49,16 +49,21 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
                                           int limit) {
   const int domain = std::max(1, gpu.interconnect.domain_size);
   const std::vector<int> stages = request.zero_stage ? std::vector<int>{*request.zero_stage} : std::vector<int>{1, 3};
+  // The model parallelism the stack runs (stacks.cpp); data parallelism it all does.
+  const StackProfile& stack = stack_profile(request.effective_stack());
   std::vector<Layout> out;
-  for (const int tp : degrees(request.tensor_parallel, std::min({domain, limit, 8}))) {
+  for (const int tp : degrees(request.tensor_parallel, stack.tensor_parallel ? std::min({domain, limit, 8}) : 1)) {
     if (model.heads % tp != 0) {
       continue;
     }
-    for (const int pp : degrees(request.pipeline_parallel, std::min(limit / tp, model.layers))) {
+    for (const int pp :
+         degrees(request.pipeline_parallel, stack.pipeline_parallel ? std::min(limit / tp, model.layers) : 1)) {
       // Context parallelism for long sequences (ring attention), down to
       // 8192 tokens a GPU, as Llama 3's 128K stage and torchtitan split them.
       const int longest = std::max(1, request.seq_len / context_parallel_min_tokens);
-      const int cp_limit = request.seq_len >= context_parallel_from_tokens ? std::min(limit / (tp * pp), longest) : 1;
+      const int cp_limit = request.seq_len >= context_parallel_from_tokens && stack.context_parallel
+                               ? std::min(limit / (tp * pp), longest)
+                               : 1;
       for (const int cp : degrees(request.context_parallel, std::max(1, cp_limit))) {
         for (const int z : stages) {
           if (!request.zero_stage && tp * pp * cp > 1 && z == 3) {

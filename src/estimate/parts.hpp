@@ -116,6 +116,11 @@ struct StackProfile {
   bool offloaded_checkpoints = false;
   // Kernel efficiency relative to the common fit (docs/validation.md).
   double speed = 1.0;
+  // The model parallelism the stack runs for full training (data
+  // parallelism, with DDP, FSDP or ZeRO, every stack does).
+  bool tensor_parallel = true;
+  bool pipeline_parallel = true;
+  bool context_parallel = true;
 };
 
 [[nodiscard]] const StackProfile& stack_profile(Stack stack);

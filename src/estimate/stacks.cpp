@@ -14,15 +14,35 @@ namespace {
 // output's .contiguous() before o_proj, PEFT's LoRA forward (x cast to the
 // adapters' dtype, FP32 by autocast_adapter_dtype) and Trainer's
 // zero_grad(set_to_none=True) under torch.autocast with FP32 parameters.
-constexpr StackProfile hf{.stack = Stack::hf, .eager_layers = true, .adapter_input_bytes = 2.0, .fp32_params = true};
+// Data parallelism only (DDP, FSDP or DeepSpeed ZeRO through Accelerate).
+constexpr StackProfile hf{.stack = Stack::hf,
+                          .eager_layers = true,
+                          .adapter_input_bytes = 2.0,
+                          .fp32_params = true,
+                          .tensor_parallel = false,
+                          .pipeline_parallel = false,
+                          .context_parallel = false};
 // torchtune's RMSNorm (x.float()), its LoRALinear (the base layer's input,
 // no copy), BF16 parameters (dtype: bf16 in its recipes).
-constexpr StackProfile torchtune{.stack = Stack::torchtune, .eager_layers = true};
+// Its distributed recipes: FSDP, and tensor parallelism (tensor_parallel_dim).
+constexpr StackProfile torchtune{
+    .stack = Stack::torchtune, .eager_layers = true, .pipeline_parallel = false, .context_parallel = false};
 // Unsloth's Triton RMSNorm and SwiGLU kernels, its LoRA kernels on the base
 // layer's input, and its "unsloth" gradient checkpointing to host memory.
-constexpr StackProfile unsloth{.stack = Stack::unsloth, .fused_swiglu = true, .offloaded_checkpoints = true};
+constexpr StackProfile unsloth{.stack = Stack::unsloth,
+                               .fused_swiglu = true,
+                               .offloaded_checkpoints = true,
+                               .tensor_parallel = false,
+                               .pipeline_parallel = false,
+                               .context_parallel = false};
 // LitGPT's RMSNorm (x.float()) and LoRA with its configs' lora_dropout 0.05.
-constexpr StackProfile litgpt{.stack = Stack::litgpt, .eager_layers = true, .adapter_input_bytes = 3.0};
+// FSDP over its devices.
+constexpr StackProfile litgpt{.stack = Stack::litgpt,
+                              .eager_layers = true,
+                              .adapter_input_bytes = 3.0,
+                              .tensor_parallel = false,
+                              .pipeline_parallel = false,
+                              .context_parallel = false};
 // torchtitan's Llama modules in eager PyTorch under FSDP2 with FP32 sharded
 // parameters and BF16 compute.
 constexpr StackProfile torchtitan{.stack = Stack::torchtitan, .eager_layers = true, .fp32_params = true, .speed = 0.87};
@@ -32,8 +52,14 @@ constexpr StackProfile megatron{
     .stack = Stack::megatron, .fused_swiglu = true, .persistent_gradients = true, .speed = 1.03};
 // DeepSpeed on a Hugging Face model: transformers' and PEFT's modules, BF16
 // parameters with an FP32 master copy, contiguous gradient buffers.
-constexpr StackProfile deepspeed{
-    .stack = Stack::deepspeed, .eager_layers = true, .adapter_input_bytes = 2.0, .persistent_gradients = true};
+// ZeRO data parallelism on the Transformers model.
+constexpr StackProfile deepspeed{.stack = Stack::deepspeed,
+                                 .eager_layers = true,
+                                 .adapter_input_bytes = 2.0,
+                                 .persistent_gradients = true,
+                                 .tensor_parallel = false,
+                                 .pipeline_parallel = false,
+                                 .context_parallel = false};
 
 }  // namespace
 

@@ -557,6 +557,28 @@ TEST_CASE("the stack sets what training keeps, and the peak is the largest phase
   const Result bad = run({"--params", "8B", "--task", "full", "--stack", "hface"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("--stack") && Catch::Contains("torchtitan"));
+  // Transformers runs data parallelism only: no tensor parallelism asked of
+  // it, none searched, and a stack that splits the model as the way out.
+  const Result tp = run({"--params", "8B", "--task", "full", "--count", "8", "--stack", "hf", "--tp", "2"});
+  CHECK(tp.status == 2);
+  CHECK_THAT(tp.err, Catch::Contains("--tp 2") && Catch::Contains("--stack megatron"));
+  const Result long_context =
+      run({"--model", "llama-3.1-70b", "--task", "full", "--stack", "hf", "--seq-len", "131072", "--format", "json"});
+  CHECK(long_context.status == 1);
+  const auto ways = nlohmann::json::parse(long_context.out)["ways_out"];
+  bool megatron = false;
+  for (const auto& way : ways) {
+    for (const auto& set : way["sets"]) {
+      megatron = megatron || set == "--stack megatron";
+    }
+  }
+  CHECK(megatron);
+  const Result searched =
+      run({"--model", "llama-3.1-70b", "--task", "full", "--gpu", "h100-sxm5", "--stack", "hf", "--format", "json"});
+  REQUIRE(searched.status == 0);
+  const auto layout = nlohmann::json::parse(searched.out)["recommendations"][0]["layout"];
+  CHECK(layout["tensor_parallel"] == 1);
+  CHECK(layout["pipeline_parallel"] == 1);
 }
 
 TEST_CASE("own or rent: a used 8 x A100 server and a new H100 server, with their break-even", "[cli][ownership]") {
