@@ -26,8 +26,8 @@ namespace {
 //   norms: each keeps its input (2h), eager RMSNorm its FP32 upcast and
 //     normalised output as well (4h + 2h);
 //   attention: the projections' input (2h), Q and K after the rotary
-//     embedding and V (2q + 4kv), the attention output (2q), copied once more
-//     before the output projection in eager modules (2q);
+//     embedding and V (2q + 2k + 2v), the attention output (2o), copied once
+//     more before the output projection in eager modules (2o);
 //   MLP: its input (2h), gate, up, the activation and the product (8f), or
 //     gate, up and product where one kernel rebuilds the activation (6f);
 //     MoE: each routed and shared expert's copy of the token (2h) and MLP;
@@ -215,7 +215,7 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       // FP32 parameters and gradients in place of BF16 ones beside the
       // optimizer's FP32 master copy: the same bytes, held elsewhere.
       const TrainingBytes bytes = trained_bytes(request);
-      const bool fp32_params = bytes.weights >= 4.0;
+      const bool fp32_params = bytes.weights > training_bytes(request.optimizer).weights;
       const double gathered = 2.0 * 2.0 * model.params_per_layer() / t;  // two layers: current + prefetch
       m.weights = bytes.weights * shard / (z >= 3 ? ranks : 1.0);
       m.gradients = bytes.gradients * shard / (z >= 2 ? ranks : 1.0);

@@ -13,8 +13,8 @@ namespace {
 // transformers' LlamaRMSNorm (hidden_states.to(torch.float32)), the SDPA
 // output's .contiguous() before o_proj, PEFT's LoRA forward (x cast to the
 // adapters' dtype, FP32 by autocast_adapter_dtype) and Trainer's
-// zero_grad(set_to_none=True) under torch.autocast with FP32 parameters.
-// Data parallelism only (DDP, FSDP or DeepSpeed ZeRO through Accelerate).
+// zero_grad(set_to_none=True) under torch.autocast with FP32 parameters;
+// data parallelism only (DDP, FSDP or DeepSpeed ZeRO through Accelerate).
 constexpr StackProfile hf{.stack = Stack::hf,
                           .eager_layers = true,
                           .adapter_input_bytes = 2.0,
@@ -23,19 +23,20 @@ constexpr StackProfile hf{.stack = Stack::hf,
                           .pipeline_parallel = false,
                           .context_parallel = false};
 // torchtune's RMSNorm (x.float()), its LoRALinear (the base layer's input,
-// no copy), BF16 parameters (dtype: bf16 in its recipes).
-// Its distributed recipes: FSDP, and tensor parallelism (tensor_parallel_dim).
+// no copy), BF16 parameters (dtype: bf16 in its recipes); its distributed
+// recipes run FSDP and tensor parallelism (tensor_parallel_dim).
 constexpr StackProfile torchtune{
     .stack = Stack::torchtune, .eager_layers = true, .pipeline_parallel = false, .context_parallel = false};
 // Unsloth's Triton RMSNorm and SwiGLU kernels, its LoRA kernels on the base
-// layer's input, and its "unsloth" gradient checkpointing to host memory.
+// layer's input, and its "unsloth" gradient checkpointing to host memory;
+// one GPU or data parallelism.
 constexpr StackProfile unsloth{.stack = Stack::unsloth,
                                .fused_swiglu = true,
                                .offloaded_checkpoints = true,
                                .tensor_parallel = false,
                                .pipeline_parallel = false,
                                .context_parallel = false};
-// LitGPT's RMSNorm (x.float()) and LoRA with its configs' lora_dropout 0.05.
+// LitGPT's RMSNorm (x.float()) and LoRA with its configs' lora_dropout 0.05;
 // FSDP over its devices.
 constexpr StackProfile litgpt{.stack = Stack::litgpt,
                               .eager_layers = true,
@@ -51,8 +52,8 @@ constexpr StackProfile torchtitan{.stack = Stack::torchtitan, .eager_layers = tr
 constexpr StackProfile megatron{
     .stack = Stack::megatron, .fused_swiglu = true, .persistent_gradients = true, .speed = 1.03};
 // DeepSpeed on a Hugging Face model: transformers' and PEFT's modules, BF16
-// parameters with an FP32 master copy, contiguous gradient buffers.
-// ZeRO data parallelism on the Transformers model.
+// parameters with an FP32 master copy, contiguous gradient buffers; ZeRO
+// data parallelism.
 constexpr StackProfile deepspeed{.stack = Stack::deepspeed,
                                  .eager_layers = true,
                                  .adapter_input_bytes = 2.0,

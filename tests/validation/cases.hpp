@@ -497,42 +497,31 @@ inline std::vector<Case> cases() {
   const std::string issue36 =
       "issue 36: HF transformers + PEFT steps measured on one H200 (SDPA, random weights; settings of "
       "bench/training_bench.py)";
+  // One step of batch 1 x 4096 on one GPU, one micro-batch a step (no
+  // gradient accumulation), as bench/training_bench.py runs it.
+  auto hf_step = [](Task task, Recompute recompute) {
+    return [=](Request& r) {
+      r.task = task;
+      r.lora_rank = 16;
+      r.micro_batch = 1;
+      r.global_batch = 1;
+      r.seq_len = 4096;
+      r.recompute = recompute;
+      r.count = 1;
+      r.stack = Stack::hf;
+    };
+  };
   memory("llama31-8b-lora-4k-hf-h200", "llama-3.1-8b", "h200-sxm", 57.0 * gib / 1e9, "about 57 GiB",
          "LoRA r16 on all linear layers, dropout 0, BF16 base under autocast; batch 1 x 4096; no recompute", issue36,
-         [](Request& r) {
-           r.task = Task::lora;
-           r.lora_rank = 16;
-           r.micro_batch = 1;
-           r.seq_len = 4096;
-           r.recompute = Recompute::none;
-           r.global_batch = 1;  // one micro-batch a step
-           r.count = 1;
-           r.stack = Stack::hf;
-         });
+         hf_step(Task::lora, Recompute::none));
   memory("llama32-1b-full-4k-hf-h200", "llama-3.2-1b", "h200-sxm", 30.0 * gib / 1e9, "about 30 GiB",
          "Full fine-tune, FP32 parameters under autocast (mixed precision), AdamW; batch 1 x 4096 (assumed: the "
          "script's longest sequence); no recompute",
-         issue36, [](Request& r) {
-           r.task = Task::full;
-           r.micro_batch = 1;
-           r.seq_len = 4096;
-           r.recompute = Recompute::none;
-           r.global_batch = 1;
-           r.count = 1;
-           r.stack = Stack::hf;
-         });
+         issue36, hf_step(Task::full, Recompute::none));
   memory("llama31-8b-full-4k-hf-h200", "llama-3.1-8b", "h200-sxm", 120.0 * gib / 1e9, "about 120 GiB",
          "Full fine-tune, FP32 parameters under autocast, fused AdamW; batch 1 x 4096, one micro-batch a step; "
          "activation checkpointing",
-         issue36, [](Request& r) {
-           r.task = Task::full;
-           r.micro_batch = 1;
-           r.seq_len = 4096;
-           r.recompute = Recompute::full;
-           r.global_batch = 1;  // one micro-batch a step: no gradient accumulation
-           r.count = 1;
-           r.stack = Stack::hf;
-         });
+         issue36, hf_step(Task::full, Recompute::full));
 
   // ---- serving memory: KV cache (exact, ±1%) ----
   auto kv = [&](std::string id, std::string model, double tokens, double published, std::string text,
