@@ -81,7 +81,7 @@ _gpu_advise() {
   # The flags, long then short: exactly those of flag_table() in src/cli/flags.cpp
   # (tests/unit/test_flags.cpp checks), plus --help and --version.
   local flags="--params --active-params --model --model-config --task --budget --region --ecosystem --mode --gpu
-      --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --stack --loss
+      --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --stack --pipeline-schedule --loss
       --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --copies --ep --tp --pp --dp --cp --engine --max-batch
       --tpot-ms --ttft-ms --request-rate --price --spot --condition --years --utilization --power-price
@@ -110,6 +110,7 @@ _gpu_advise() {
     --optimizer) _gpu_advise_reply "adamw adamw-bf16 adamw-8bit adamw-8bit-bf16"; return ;;
     --offload) _gpu_advise_reply "none optimizer optimizer+params"; return ;;
     --stack) _gpu_advise_reply "hf torchtune unsloth litgpt torchtitan megatron deepspeed"; return ;;
+    --pipeline-schedule) _gpu_advise_reply "1f1b interleaved dualpipe"; return ;;
     --loss) _gpu_advise_reply "full chunked fused"; return ;;
     --zero) _gpu_advise_reply "0 1 2 3"; return ;;
     --explain)

@@ -78,7 +78,9 @@ struct TrainingStep {
   double offload = 0;     // --offload: PCIe transfers and the host's optimizer
   int micro_batches = 1;  // forward-backward passes per GPU per step (gradient accumulation)
   int interleave = 1;     // virtual pipeline stages per GPU (interleaved 1F1B)
-  double tokens = 0;      // tokens in one optimizer step, all GPUs
+  std::optional<PipelineSchedule>
+      schedule;       // the pipeline's (1F1B where too few micro-batches interleave); none without
+  double tokens = 0;  // tokens in one optimizer step, all GPUs
 
   [[nodiscard]] double seconds() const { return compute + tensor + bubble + data + offload; }
   // The share of the step one of its parts takes.

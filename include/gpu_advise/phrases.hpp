@@ -125,6 +125,7 @@ enum class Phrase {
   step_compute,
   step_tensor,
   step_bubble,
+  step_bubble_schedule,
   step_data,
   step_offload,
   range,

@@ -73,6 +73,12 @@ enum class Loss { full, chunked, fused };
 // loss, what its layers keep for the backward pass and when its gradients
 // exist (docs/methodology.md §2, "Stacks"; src/estimate/stacks.cpp).
 enum class Stack { hf, torchtune, unsloth, litgpt, torchtitan, megatron, deepspeed };
+// The pipeline schedule (--pipeline-schedule): plain 1F1B (Narayanan et al.,
+// arXiv 2104.04473), interleaved 1F1B with chunks of two layers (Megatron-Core,
+// NeMo's recipes; the default when each stage has as many micro-batches as
+// stages) or DualPipe (DeepSeek-V3, arXiv 2412.19437 §3.2.1: micro-batches fed
+// from both ends, each chunk's all-to-all hidden behind another's compute).
+enum class PipelineSchedule { one_f_one_b, interleaved, dualpipe };
 
 [[nodiscard]] std::span<const EnumName<Recompute>> names(Recompute);
 [[nodiscard]] std::span<const EnumName<InferencePrecision>> names(InferencePrecision);
@@ -82,6 +88,7 @@ enum class Stack { hf, torchtune, unsloth, litgpt, torchtitan, megatron, deepspe
 [[nodiscard]] std::span<const EnumName<Offload>> names(Offload);
 [[nodiscard]] std::span<const EnumName<Loss>> names(Loss);
 [[nodiscard]] std::span<const EnumName<Stack>> names(Stack);
+[[nodiscard]] std::span<const EnumName<PipelineSchedule>> names(PipelineSchedule);
 [[nodiscard]] std::span<const EnumName<LoraTarget>> names(LoraTarget);
 
 // Bytes per trained parameter for weights, gradients and optimizer states.
@@ -160,7 +167,8 @@ struct Request {
   std::optional<int> pipeline_parallel;
   std::optional<int> data_parallel;
   std::optional<int> context_parallel;
-  int lora_rank = 16;  // LoRA / QLoRA adapter rank
+  std::optional<PipelineSchedule> pipeline_schedule;  // --pipeline-schedule; unset = interleaved where it can
+  int lora_rank = 16;                                 // LoRA / QLoRA adapter rank
   std::vector<LoraTarget> lora_targets{std::begin(all_lora_targets), std::end(all_lora_targets)};
   Optimizer optimizer = Optimizer::adamw;
   Offload offload = Offload::none;     // --offload

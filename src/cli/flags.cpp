@@ -101,6 +101,11 @@ const std::vector<FlagSpec>& flag_table() {
       {"--cp", &Flags::context_parallel, values::integer<&Request::context_parallel, 1024>, "Training", "N",
        "Context-parallel degree: each sequence split over N GPUs, fixed (default: searched for long sequences)", "",
        FlagScope::training, "cp", false},
+      {"--pipeline-schedule", &Flags::pipeline_schedule, values::choice<&Request::pipeline_schedule>, "Training",
+       "NAME",
+       "Pipeline schedule: 1f1b | interleaved (chunks of two layers; default where each stage has as many "
+       "micro-batches as stages) | dualpipe (DeepSeek-V3's: all-to-all hidden behind compute, two stages a GPU)",
+       "", FlagScope::training, "pipeline_schedule", false},
       {"--recompute", &Flags::recompute, values::choice<&Request::recompute>, "Training", "MODE",
        "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)", "",
        FlagScope::training, "recompute", false},
@@ -436,6 +441,20 @@ void check_stack_runs(const Request& request, bool adapters) {
       {"--tp", request.tensor_parallel, stack.tensor_parallel},
       {"--pp", request.pipeline_parallel, stack.pipeline_parallel},
       {"--cp", request.context_parallel, stack.context_parallel}};
+  if (request.pipeline_schedule && (adapters || !stack.pipeline_parallel)) {
+    throw UsageError(fmt::format("--pipeline-schedule {}: {}; leave it out{}", to_string(*request.pipeline_schedule),
+                                 adapters
+                                     ? "LoRA and QLoRA plans here are data parallel, with no pipeline"
+                                     : fmt::format("--stack {} runs no pipeline", to_string(request.effective_stack())),
+                                 adapters ? "" : ", or give --stack megatron or torchtitan"));
+  }
+  if (request.pipeline_schedule == PipelineSchedule::dualpipe && request.pipeline_parallel &&
+      (*request.pipeline_parallel < 2 || *request.pipeline_parallel % 2 != 0)) {
+    throw UsageError(
+        fmt::format("--pp {} with --pipeline-schedule dualpipe: DualPipe feeds micro-batches from both "
+                    "ends of an even number of stages; give an even --pp of at least 2",
+                    *request.pipeline_parallel));
+  }
   for (const auto& [flag, value, runs_it] : runs) {
     if (!adapters && !runs_it && value && *value > 1) {
       throw UsageError(

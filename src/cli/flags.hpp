@@ -76,6 +76,7 @@ struct Flags {
   std::string offload;
   std::string loss;
   std::string stack;
+  std::string pipeline_schedule;
   bool optimizer_in_backward = false;
   std::string goodput;
   std::string tokens;

@@ -126,6 +126,13 @@ std::span<const EnumName<Stack>> names(Stack) {
   return table;
 }
 
+std::span<const EnumName<PipelineSchedule>> names(PipelineSchedule) {
+  static constexpr EnumName<PipelineSchedule> table[] = {{PipelineSchedule::one_f_one_b, "1f1b"},
+                                                         {PipelineSchedule::interleaved, "interleaved"},
+                                                         {PipelineSchedule::dualpipe, "dualpipe"}};
+  return table;
+}
+
 std::span<const EnumName<LoraTarget>> names(LoraTarget) {
   static constexpr EnumName<LoraTarget> table[] = {
       {LoraTarget::q, "q"},       {LoraTarget::k, "k"},   {LoraTarget::v, "v"},      {LoraTarget::o, "o"},

@@ -316,20 +316,27 @@ double kv_split(const ModelShape& model, const Layout& layout) {
 }
 
 ExpertAllToAll::ExpertAllToAll(const Request& request, const ModelShape& model, const GpuSpec& gpu,
-                               const Layout& layout) {
-  if (!model.moe || layout.expert < 2) {
+                               const Layout& layout)
+    : ExpertAllToAll(
+          model, gpu, layout.expert, 1,
+          request.precision == InferencePrecision::fp8 || request.precision == InferencePrecision::fp4 ? 1.0 : 2.0) {}
+
+ExpertAllToAll::ExpertAllToAll(const ModelShape& model, const GpuSpec& gpu, int peers, int stride,
+                               double dispatch_bytes) {
+  if (!model.moe || peers < 2) {
     return;
   }
-  const bool low_precision =
-      request.precision == InferencePrecision::fp8 || request.precision == InferencePrecision::fp4;
-  m_bytes_per_token =
-      model.moe->experts_per_token * static_cast<double>(model.hidden) * ((low_precision ? 1.0 : 2.0) + 2.0);
+  m_bytes_per_token = model.moe->experts_per_token * static_cast<double>(model.hidden) * (dispatch_bytes + 2.0);
   // Three rings of peers: the scale-up domain (NVLink, HCCS, Infinity
   // Fabric), the rest of the server over PCIe, and the network beyond it.
-  const double e = layout.expert;
+  const double e = peers;
   const int domain = std::max(1, gpu.interconnect.domain_size);
-  const double linked = std::min(e, static_cast<double>(domain));
-  const double server = std::min(e, static_cast<double>(std::max({1, domain, gpu.node.gpus_per_node})));
+  // Peers `stride` apart: whole ones per domain and per server.
+  const int step = std::max(1, stride);
+  const int domain_peers = std::max(1, domain / step);
+  const int server_peers = std::max(domain_peers, std::max({1, domain, gpu.node.gpus_per_node}) / step);
+  const double linked = std::min(e, static_cast<double>(domain_peers));
+  const double server = std::min(e, static_cast<double>(server_peers));
   m_near = (linked - 1.0) / e;
   m_server = (server - linked) / e;
   m_far = (e - server) / e;

@@ -58,6 +58,9 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
     }
     for (const int pp :
          degrees(request.pipeline_parallel, stack.pipeline_parallel ? std::min(limit / tp, model.layers) : 1)) {
+      if (request.pipeline_schedule == PipelineSchedule::dualpipe && pp % 2 != 0) {
+        continue;  // DualPipe's two directions pair the stages: an even number of them
+      }
       // Context parallelism for long sequences (ring attention), down to
       // 8192 tokens a GPU, as Llama 3's 128K stage and torchtitan split them.
       const int longest = std::max(1, request.seq_len / context_parallel_min_tokens);
@@ -72,12 +75,21 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
           Layout shape{tp, pp, 0, z, std::nullopt};
           shape.context = cp;
           // MoE: the experts spread over the data-parallel ranks of one
-          // scale-up domain (Megatron-Bridge's EP 8 on 8-GPU servers), at
-          // most as many as there are ranks (with_count).
-          shape.expert = request.expert_parallel
-                             ? *request.expert_parallel
-                             : (model.moe ? std::max(1, std::min(model.moe->experts, domain / tp)) : 1);
-          out.push_back(shape);
+          // scale-up domain (Megatron-Bridge's EP 8 on 8-GPU servers), or of
+          // 2, 4, 8 ... times as many across servers (DeepSeek-V3's EP 64
+          // over 8 nodes), at most as many as there are ranks (with_count).
+          if (request.expert_parallel || !model.moe) {
+            shape.expert = request.expert_parallel.value_or(1);
+            out.push_back(shape);
+            continue;
+          }
+          const int ranks = std::max(1, limit / (tp * pp * cp));
+          const int first = std::max(1, std::min(model.moe->experts, domain / tp));
+          for (int ep = first;
+               ep == first || (ep <= std::min(model.moe->experts, ranks) && model.moe->experts % ep == 0); ep *= 2) {
+            shape.expert = ep;
+            out.push_back(shape);
+          }
         }
       }
     }

@@ -75,6 +75,10 @@ double layer_bytes_per_token(const Request& request, const ModelShape& model, co
 // the backward pass. Sequence parallelism divides by t, context parallelism
 // holds s / c tokens; 1F1B keeps p micro-batches of L/p layers in flight on
 // the first stage: L layers' worth.
+bool dualpipe(const Request& request, const Layout& layout) {
+  return layout.pipeline > 1 && request.pipeline_schedule == PipelineSchedule::dualpipe;
+}
+
 double training_activations(const Request& request, const ModelShape& model, const Layout& layout) {
   const StackProfile& stack = stack_profile(request.effective_stack());
   const double s = static_cast<double>(request.seq_len) / layout.context;
@@ -86,6 +90,9 @@ double training_activations(const Request& request, const ModelShape& model, con
   const double widest =
       model.moe ? std::max(dense_layer, layer_bytes_per_token(request, model, stack, true)) : dense_layer;
   const Recompute recompute = layout.recompute.value_or(request.effective_recompute());
+  // DualPipe keeps p + 1 micro-batches in flight where 1F1B keeps p (arXiv
+  // 2412.19437 table 2).
+  const double in_flight = dualpipe(request, layout) ? (layout.pipeline + 1.0) / layout.pipeline : 1.0;
   double total = 0;
   if (recompute == Recompute::full) {
     const double kept_layers = stack.offloaded_checkpoints ? 2.0 : model.layers;
@@ -95,6 +102,7 @@ double training_activations(const Request& request, const ModelShape& model, con
                        (moe_layers > 0 ? layer_bytes_per_token(request, model, stack, true) * moe_layers : 0.0);
     total = tokens * all / t;
   }
+  total *= in_flight;
   // The logits and the loss over the vocabulary, by how the stack computes
   // them (docs/methodology.md §2): BF16 logits, their FP32 copy and the FP32
   // log-softmax kept for backward (Hugging Face); BF16 logits and one FP32
@@ -226,6 +234,14 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
         const double spread = model.routed_expert_params() * (1.0 - 1.0 / layout.expert) / (t * p);
         m.weights -= z >= 3 ? 0.0 : bytes.weights * spread;
         m.gradients -= z >= 2 ? 0.0 : bytes.gradients * spread;
+      }
+      // DualPipe feeds micro-batches from both ends, each GPU holding the
+      // layers of two stages (DeepSeek-V3, arXiv 2412.19437 table 2: "2x"
+      // parameters) with their gradients and optimizer shards.
+      if (dualpipe(request, layout)) {
+        m.weights *= 2.0;
+        m.gradients *= 2.0;
+        m.optimizer *= 2.0;
       }
       if (z >= 3 && ranks > 1) {
         m.weights += gathered;

@@ -242,7 +242,11 @@ inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 class ExpertAllToAll {
  public:
   ExpertAllToAll() = default;
+  // Serving: over the layout's `expert` GPUs, side by side.
   ExpertAllToAll(const Request& request, const ModelShape& model, const GpuSpec& gpu, const Layout& layout);
+  // Over `peers` GPUs `stride` apart (training: the expert-parallel ranks, one
+  // tensor-parallel group apart), dispatching `dispatch_bytes` a value.
+  ExpertAllToAll(const ModelShape& model, const GpuSpec& gpu, int peers, int stride, double dispatch_bytes);
   // One MoE layer's dispatch and combine of `tokens` from one GPU, seconds.
   [[nodiscard]] double layer_s(double tokens) const;
   // Every MoE layer's, for a step of `tokens`.

@@ -121,8 +121,9 @@ struct StepModel {
   int passes = 2;           // forward, backward and the recomputed forward
   int shards = 1;           // data-parallel and context-parallel ranks
   int expert_ranks = 1;     // the ranks a MoE layer's experts spread over
-  double data_bytes = 0;    // data-parallel traffic of one step, per GPU
-  TrainingStep step;        // its micro-batches, tokens and interleave; its times zero
+  PipelineSchedule schedule = PipelineSchedule::interleaved;
+  double data_bytes = 0;  // data-parallel traffic of one step, per GPU
+  TrainingStep step;      // its micro-batches, tokens and interleave; its times zero
 };
 
 // Decides the experts' spread (MoE): over the data-parallel ranks of one
@@ -137,7 +138,10 @@ int expert_spread(const ModelShape& model, const GpuSpec& gpu, const Layout& lay
 
 // Decides the step's data-parallel traffic over the data and context ranks:
 // gradients reduced and weights gathered in BF16 once a step (ZeRO 0-2), or
-// every micro-batch's forward and backward (ZeRO-3, FSDP).
+// every micro-batch's forward and backward (ZeRO-3, FSDP). A MoE model's
+// routed experts are each held by one of every `e` expert-parallel ranks: they
+// are reduced and gathered over the d/e ranks that hold the same experts
+// (Megatron-Core's expert data parallelism), none where e = d.
 double data_parallel_bytes(const StepModel& m) {
   if (m.shards <= 1) {
     return 0;
@@ -145,22 +149,29 @@ double data_parallel_bytes(const StepModel& m) {
   const Request& request = m.request;
   const ModelShape& model = m.model;
   const Layout& layout = m.layout;
-  const double routed = model.routed_expert_params();
-  const double held = (model.params - routed + routed / m.expert_ranks) / (layout.tensor * layout.pipeline);
+  const double split = static_cast<double>(layout.tensor) * layout.pipeline;
+  const double routed = model.routed_expert_params() / split;
+  const double dense = model.params / split - routed;
+  const double experts_held = routed / m.expert_ranks;
   // ZeRO-3 gathers the weights as they are stored: a LoRA or QLoRA job's
   // frozen base as memory holds it (NF4 for QLoRA), full training's in BF16.
-  const double gathered_bytes =
-      m.adapters ? frozen_base_bytes(request, model) * held / model.params : param_gather_bytes * held;
-  const double trained =
-      m.adapters ? model.lora_params(request.lora_rank, request.lora_targets) / (layout.tensor * layout.pipeline)
-                 : held;
-  const double f = ring(m.shards);
-  switch (layout.zero_stage) {
-    case 0: return 2.0 * f * grad_reduce_bytes * trained;
-    case 1:
-    case 2: return f * (grad_reduce_bytes + param_gather_bytes) * trained;
-    default: return m.step.micro_batches * f * (2.0 * gathered_bytes + grad_reduce_bytes * trained);
+  const double stored = m.adapters ? frozen_base_bytes(request, model) / model.params : param_gather_bytes;
+  const double trained = m.adapters ? model.lora_params(request.lora_rank, request.lora_targets) / split : 0.0;
+  // Bytes a parameter crosses the ring once a step, trained and frozen.
+  auto volume = [&](double trained_params, double gathered_params, double ranks) {
+    const double f = ring(static_cast<int>(std::lround(ranks)));
+    switch (layout.zero_stage) {
+      case 0: return 2.0 * f * grad_reduce_bytes * trained_params;
+      case 1:
+      case 2: return f * (grad_reduce_bytes + param_gather_bytes) * trained_params;
+      default: return m.step.micro_batches * f * (2.0 * stored * gathered_params + grad_reduce_bytes * trained_params);
+    }
+  };
+  if (m.adapters) {
+    return volume(trained, dense + experts_held, m.shards);
   }
+  return volume(dense, dense, m.shards) +
+         volume(experts_held, experts_held, std::max(1.0, static_cast<double>(m.shards) / m.expert_ranks));
 }
 
 // Decides the step's shape: the global batch in micro-batches of
@@ -190,9 +201,15 @@ StepModel step_model(const Request& request, const ModelShape& model, const GpuS
   m.expert_ranks = expert_spread(model, gpu, layout, m.shards);
   // Pipeline fill and drain with interleaved stages of two layers each when
   // there are micro-batches enough (Megatron-Core and NeMo recipes: 70B PP 8
-  // VP 5, 405B PP 8 VP 8).
-  if (layout.pipeline > 1 && m.step.micro_batches >= layout.pipeline) {
+  // VP 5, 405B PP 8 VP 8), unless the schedule is 1F1B or DualPipe.
+  m.schedule = request.pipeline_schedule.value_or(PipelineSchedule::interleaved);
+  if (m.schedule == PipelineSchedule::interleaved && layout.pipeline > 1 && m.step.micro_batches >= layout.pipeline) {
     m.step.interleave = std::max(1, m.stage_layers / layers_per_virtual_stage);
+  }
+  if (layout.pipeline > 1) {
+    m.step.schedule = m.schedule == PipelineSchedule::interleaved && m.step.interleave == 1
+                          ? PipelineSchedule::one_f_one_b
+                          : m.schedule;
   }
   m.data_bytes = data_parallel_bytes(m);
   return m;
@@ -222,26 +239,40 @@ double tensor_s(const StepModel& m, double link) {
   return m.step.micro_batches * m.stage_layers * 2.0 * m.passes * one;
 }
 
-// Expert parallelism (MoE): each MoE layer sends its tokens' hidden states to
-// their top-k experts' GPUs and back, in every pass.
+// Expert parallelism (MoE): each MoE layer of the stage dispatches its
+// tokens' hidden states to their top-k experts' GPUs and combines the outputs
+// in every pass, over the scale-up domain, the server and the network at once
+// (the serving model's all-to-all, §5). In BF16 (Megatron-Core's alltoall
+// dispatcher casts to FP8 after it); DeepSeek-V3's FP8 training dispatches
+// in FP8 (arXiv 2412.19437 §3.3.2), taken with its DualPipe schedule.
 double expert_s(const StepModel& m, double link) {
   const ModelShape& model = m.model;
   if (!model.moe || m.expert_ranks <= 1) {
     return 0.0;
   }
   const int moe_layers = (model.layers - model.moe->dense_layers + m.layout.pipeline - 1) / m.layout.pipeline;
-  const double bytes = m.micro_tokens * model.hidden * 2.0 * model.moe->experts_per_token * 2.0;
-  const int span = m.expert_ranks * m.layout.tensor;
-  return m.step.micro_batches * moe_layers * m.passes * ring(m.expert_ranks) * bytes /
-         (link * link_bytes_per_s(m.gpu, span));
+  const ExpertAllToAll forward(model, m.gpu, m.expert_ranks, m.layout.tensor,
+                               m.kernels.fp8 && m.schedule == PipelineSchedule::dualpipe ? 1.0 : 2.0);
+  const ExpertAllToAll backward(model, m.gpu, m.expert_ranks, m.layout.tensor, 2.0);
+  const double one = (m.passes - 1) * forward.layer_s(m.micro_tokens) + backward.layer_s(m.micro_tokens);
+  return m.step.micro_batches * moe_layers * one * link_efficiency / link;
 }
 
-// Pipeline fill and drain: (p - 1) / (v·m) of the stage's work. Stage to
-// stage, the activations and their gradients are sent while the next
-// micro-batch computes (Megatron's overlapped p2p): not charged.
+// Pipeline fill and drain: (p - 1) / (v·m) of the stage's work for 1F1B and
+// its interleaved form; DualPipe's (p/2 - 1)(F&B + B - 3W) (DeepSeek-V3,
+// arXiv 2412.19437 table 2) with B = 2F and W = B/2 is (p/2 - 1)·2F of the
+// m·3F a stage computes. Stage to stage, the activations and their gradients
+// are sent while the next micro-batch computes (Megatron's overlapped p2p):
+// not charged.
 double bubble_s(const StepModel& m, double work) {
   const int pipeline = m.layout.pipeline;
-  return pipeline > 1 ? (pipeline - 1.0) / (m.step.interleave * m.step.micro_batches) * work : 0.0;
+  if (pipeline <= 1) {
+    return 0.0;
+  }
+  if (m.schedule == PipelineSchedule::dualpipe) {
+    return std::max(0.0, pipeline / 2.0 - 1.0) * 2.0 / (3.0 * m.step.micro_batches) * work;
+  }
+  return (pipeline - 1.0) / (m.step.interleave * m.step.micro_batches) * work;
 }
 
 // The data-parallel traffic not hidden: overlapped with one micro-batch's
@@ -276,7 +307,11 @@ double offload_s(const StepModel& m, double link, double host_gb_per_s) {
 TrainingStep step_at(const StepModel& m, double kernel, double link, double host_gb_per_s) {
   TrainingStep s = m.step;
   s.compute = compute_s(m, kernel);
-  s.tensor = tensor_s(m, link) + expert_s(m, link);
+  // DualPipe runs one chunk's all-to-all beside another chunk's compute: only
+  // what the compute cannot cover waits.
+  const double experts = expert_s(m, link);
+  s.tensor =
+      tensor_s(m, link) + (m.schedule == PipelineSchedule::dualpipe ? std::max(0.0, experts - s.compute) : experts);
   s.bubble = bubble_s(m, s.compute + s.tensor);
   s.data = data_s(m, s.compute, link);
   s.offload = offload_s(m, link, host_gb_per_s);

@@ -83,6 +83,7 @@ void step_json(Writer& w, const TrainingStep& s) {
     w.field("offload_s", round6(s.offload));
     w.field("micro_batches", s.micro_batches);
     w.field("interleave", s.interleave);
+    w.field("schedule", s.schedule ? std::optional(std::string(to_string(*s.schedule))) : std::nullopt);
     w.field("tokens", s.tokens);
   });
 }
@@ -183,6 +184,8 @@ void request_json(Writer& w, const Request& r) {
       w.field("data_parallel", r.data_parallel);
       w.field("context_parallel", r.context_parallel);
       w.field("expert_parallel", r.expert_parallel);
+      w.field("pipeline_schedule",
+              r.pipeline_schedule ? std::optional(std::string(to_string(*r.pipeline_schedule))) : std::nullopt);
       w.field("recompute", to_string(r.effective_recompute()));
       w.field("training_tokens", r.training_tokens());
       w.field("epochs", r.epochs);

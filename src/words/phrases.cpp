@@ -169,6 +169,7 @@ constexpr Entry entries[] = {
   {Phrase::step_compute, "compute {:.0f}%", "计算占 {:.0f}%"},
   {Phrase::step_tensor, "model-parallel traffic (tensor, expert) {:.0f}%", "模型并行（张量、专家）通信占 {:.0f}%"},
   {Phrase::step_bubble, "pipeline bubble {:.0f}%", "流水线气泡占 {:.0f}%"},
+  {Phrase::step_bubble_schedule, "pipeline bubble {:.0f}% ({})", "流水线气泡占 {:.0f}%（{}）"},
   {Phrase::step_data, "data-parallel traffic not hidden by compute {:.0f}%", "未被计算掩盖的数据并行通信占 {:.0f}%"},
   {Phrase::step_offload, "host offload {:.0f}%", "主机卸载占 {:.0f}%"},
   {Phrase::range, "{} (range {} to {})", "{}（范围 {}至 {}）"},

@@ -317,6 +317,16 @@ std::string describe_memory(const Request& request, const MemoryBreakdown& m, La
   return parts;
 }
 
+// A pipeline schedule's name, as its papers and frameworks write it.
+const char* schedule_name(PipelineSchedule schedule, Language language) {
+  switch (schedule) {
+    case PipelineSchedule::one_f_one_b: return "1F1B";
+    case PipelineSchedule::interleaved: return language == Language::zh ? "交错式 1F1B" : "interleaved 1F1B";
+    case PipelineSchedule::dualpipe: return "DualPipe";
+  }
+  return "";
+}
+
 // Where one training step's time goes: its parts that take any of it.
 std::string step_sentence(const TrainingStep& step, Language language) {
   std::vector<std::string> parts;
@@ -326,9 +336,13 @@ std::string step_sentence(const TrainingStep& step, Language language) {
                                               {Phrase::step_data, step.data},
                                               {Phrase::step_offload, step.offload}};
   for (const auto& [phrase, seconds] : shares) {
-    if (seconds > 0.005 * step.seconds()) {
-      parts.push_back(say(language, phrase, 100.0 * step.share(seconds)));
+    if (seconds <= 0.005 * step.seconds()) {
+      continue;
     }
+    parts.push_back(phrase == Phrase::step_bubble && step.schedule
+                        ? say(language, Phrase::step_bubble_schedule, 100.0 * step.share(seconds),
+                              schedule_name(*step.schedule, language))
+                        : say(language, phrase, 100.0 * step.share(seconds)));
   }
   // Three significant digits, never an exponent: "2.33", "62.5", "1040".
   const double seconds = step.seconds();

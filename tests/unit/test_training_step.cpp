@@ -3,6 +3,8 @@
 // traffic, recompute, and the layout search that picks the fastest.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "estimate/parts.hpp"
 #include "gpu_advise/catalog.hpp"
 #include "gpu_advise/estimate.hpp"
@@ -183,5 +185,84 @@ TEST_CASE("expert parallelism spreads a MoE model's experts in memory and in the
   CHECK(time_of(r, model, gpu, spread).step.tensor > 0);
   for (const Layout& layout : sizing::layouts_for(r, model, gpu, 8)) {
     CHECK(layout.expert == std::min(8 / layout.tensor, layout.data * layout.context));
+  }
+}
+
+TEST_CASE("a stated 1F1B does not interleave, and DualPipe's bubble is (p/2 - 1) 2F of the m 3F a stage computes",
+          "[estimate][step]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = infer_shape(70e9);
+  Request r = test::request(70e9, Task::pretrain);
+  r.seq_len = 4096;
+  r.global_batch = 16;
+  const Layout pp4{1, 4, 1, 1, Recompute::full};
+  CHECK(time_of(r, model, gpu, pp4).step.schedule == PipelineSchedule::interleaved);
+  r.pipeline_schedule = PipelineSchedule::one_f_one_b;
+  const TrainingEstimate plain = time_of(r, model, gpu, pp4);
+  CHECK(plain.step.interleave == 1);
+  CHECK(plain.step.schedule == PipelineSchedule::one_f_one_b);
+  CHECK(plain.step.bubble == Approx(3.0 / 16 * (plain.step.compute + plain.step.tensor)));
+  r.pipeline_schedule = PipelineSchedule::dualpipe;
+  const TrainingEstimate dual = time_of(r, model, gpu, pp4);
+  CHECK(dual.step.schedule == PipelineSchedule::dualpipe);
+  CHECK(dual.step.bubble == Approx((4 / 2.0 - 1.0) * 2.0 / (3.0 * 16) * (dual.step.compute + dual.step.tensor)));
+  CHECK(dual.step.bubble < plain.step.bubble / 4);
+  // Without a pipeline there is no schedule to name.
+  CHECK_FALSE(time_of(r, model, gpu, Layout{1, 1, 1, 1, Recompute::full}).step.schedule);
+}
+
+TEST_CASE("the expert all-to-all crosses the network beyond a server, and DualPipe hides it behind compute",
+          "[estimate][step]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = load_embedded_models().resolve("deepseek-v3");
+  Request r = test::request(model.params, Task::pretrain);
+  r.seq_len = 4096;
+  r.global_batch = 1024;
+  Layout layout{1, 16, 128, 1, Recompute::full};
+  layout.expert = 8;  // one server
+  const TrainingEstimate server = time_of(r, model, gpu, layout);
+  layout.expert = 64;  // eight servers: seven eighths over 400 Gb/s
+  const TrainingEstimate wide = time_of(r, model, gpu, layout);
+  CHECK(wide.step.tensor > 3 * server.step.tensor);
+  // The experts are reduced over the d / e ranks that hold them: fewer, wider apart.
+  CHECK(wide.step.data <= server.step.data);
+  r.pipeline_schedule = PipelineSchedule::dualpipe;
+  const TrainingEstimate dual = time_of(r, model, gpu, layout);
+  CHECK(dual.step.compute == Approx(wide.step.compute));
+  CHECK(dual.step.tensor == Approx(std::max(0.0, wide.step.tensor - wide.step.compute)));
+  CHECK(dual.gpu_hours.typical < wide.gpu_hours.typical * 0.8);
+}
+
+TEST_CASE("DualPipe holds two stages' layers and one more micro-batch in flight", "[estimate][memory]") {
+  const ModelShape model = infer_shape(70e9);
+  Request r = test::request(70e9, Task::pretrain);
+  r.seq_len = 4096;
+  const Layout pp8{1, 8, 4, 1, Recompute::selective};
+  const MemoryBreakdown plain = memory_per_gpu(r, model, pp8);
+  r.pipeline_schedule = PipelineSchedule::dualpipe;
+  const MemoryBreakdown dual = memory_per_gpu(r, model, pp8);
+  CHECK(dual.weights == Approx(2 * plain.weights));
+  CHECK(dual.gradients == Approx(2 * plain.gradients));
+  CHECK(dual.optimizer == Approx(2 * plain.optimizer));
+  CHECK(dual.activations > plain.activations);
+  CHECK(dual.activations < plain.activations * 9.0 / 8.0 + 1.0);
+}
+
+TEST_CASE("a MoE model's training layouts spread the experts over one server or 2, 4, 8 ... times as many",
+          "[estimate][layout]") {
+  const GpuSpec gpu = server_card();
+  const ModelShape model = load_embedded_models().resolve("deepseek-v3");
+  Request r = test::request(model.params, Task::pretrain);
+  std::set<int> experts;
+  for (const Layout& shape : sizing::model_parallel_shapes(r, model, gpu, 2048)) {
+    experts.insert(shape.expert);
+  }
+  CHECK(experts.count(8) == 1);
+  CHECK(experts.count(64) == 1);
+  CHECK(experts.count(256) == 1);
+  CHECK(*experts.begin() >= 1);
+  r.pipeline_schedule = PipelineSchedule::dualpipe;
+  for (const Layout& shape : sizing::model_parallel_shapes(r, model, gpu, 2048)) {
+    CHECK((shape.pipeline == 1 || shape.pipeline % 2 == 0));
   }
 }
