@@ -105,3 +105,26 @@ TEST_CASE("training bands hold at least 80% of the published figures", "[validat
   CHECK(n.held_out >= n.cases / 3);  // the GPU-hours runs are calibration, the speed cases half held out
   CHECK(n.in_band >= 0.8 * n.cases);
 }
+
+TEST_CASE("at one batch, Llama 3 405B's speed a GPU falls from 8,192 to 16,384 H100s as Meta measured it",
+          "[validation]") {
+  // Llama 3 paper (arXiv 2407.21783) table 4: TP 8 x PP 16 at 16M tokens a
+  // step, DP 64 ran 430 TFLOPS a GPU and DP 128 400. The ratio needs no FLOP
+  // definition: half the micro-batches a rank, so a larger pipeline bubble.
+  const Catalog catalog = load_embedded_catalog();
+  const ModelCatalog models = load_embedded_models();
+  const ModelShape model = models.resolve("llama-3.1-405b");
+  const GpuSpec& gpu = catalog.resolve("h100-sxm5");
+  Request r;
+  r.task = Task::pretrain;
+  r.seq_len = 8192;
+  r.global_batch = 2048;
+  std::vector<EstimateNote> notes;
+  auto speed = [&](int data) {
+    const Layout layout{8, 16, data, 1, Recompute::selective};
+    return sizing::training_time(r, model, gpu, layout, notes).tokens_per_s_per_gpu.typical;
+  };
+  const double ratio = speed(128) / speed(64);
+  CAPTURE(ratio);
+  CHECK(ratio == Approx(400.0 / 430.0).epsilon(0.05));
+}
