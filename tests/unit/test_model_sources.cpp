@@ -21,9 +21,10 @@ std::string config_errors(const std::string& json) {
 
 TEST_CASE("the embedded presets load and include the required models", "[models]") {
   const ModelCatalog models = load_embedded_models();
-  for (const char* id : {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b",
-                         "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "mixtral-8x7b", "deepseek-v3",
-                         "qwen3-30b-a3b", "qwen3-235b-a22b"}) {
+  for (const char* id :
+       {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2.5-7b",
+        "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "mixtral-8x7b", "deepseek-v3", "qwen3-30b-a3b", "qwen3-235b-a22b",
+        "qwen3-14b", "qwen3-4b", "gemma-3-12b", "gemma-3-4b", "llama-3.3-70b"}) {
     CAPTURE(id);
     const ModelShape& m = models.resolve(id);
     CHECK(m.params > 1e9);
@@ -33,6 +34,14 @@ TEST_CASE("the embedded presets load and include the required models", "[models]
   CHECK(models.resolve("deepseek-v3").active_params == Approx(37e9));
   CHECK(models.resolve("mixtral-8x7b").params == Approx(46.7e9).epsilon(0.01));
   CHECK(models.resolve("DeepSeek-V3").mla.has_value());
+  // Issue 37's presets, as their configs give them: Gemma 3's every sixth
+  // layer global, Qwen3 4B's tied embeddings, Llama 3.3 70B on 3.1's shape.
+  CHECK(models.resolve("google/gemma-3-4b-it").sliding_window->layers == 34 - 34 / 6);
+  CHECK(models.resolve("google/gemma-3-12b-it").sliding_window->layers == 48 - 48 / 6);
+  CHECK(models.resolve("Qwen/Qwen3-4B").tied_embeddings);
+  CHECK_FALSE(models.resolve("Qwen/Qwen3-14B").tied_embeddings);
+  CHECK(models.resolve("meta-llama/Llama-3.3-70B-Instruct").shape_params() ==
+        Approx(models.resolve("llama-3.1-70b").shape_params()));
 }
 
 TEST_CASE("presets resolve by alias and Hugging Face repo, with a did-you-mean", "[models]") {
