@@ -104,7 +104,8 @@ const std::vector<FlagSpec>& flag_table() {
       {"--pipeline-schedule", &Flags::pipeline_schedule, values::choice<&Request::pipeline_schedule>, "Training",
        "NAME",
        "Pipeline schedule: 1f1b | interleaved (chunks of two layers; default where each stage has as many "
-       "micro-batches as stages) | dualpipe (DeepSeek-V3's: all-to-all hidden behind compute, two stages a GPU)",
+       "micro-batches as stages and four layers) | dualpipe (DeepSeek-V3's: all-to-all hidden behind compute, two "
+       "stages a GPU; even --pp, twice its micro-batches a rank)",
        "", FlagScope::training, "pipeline_schedule", false},
       {"--recompute", &Flags::recompute, values::choice<&Request::recompute>, "Training", "MODE",
        "Activation recompute: full | selective | none (default full for fine-tuning, selective for pretraining)", "",

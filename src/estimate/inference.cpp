@@ -349,11 +349,11 @@ ExpertAllToAll::ExpertAllToAll(const ModelShape& model, const GpuSpec& gpu, int 
   m_moe_layers = std::max(0, model.layers - model.moe->dense_layers);
 }
 
-double ExpertAllToAll::layer_s(double tokens) const {
+double ExpertAllToAll::layer_s(double tokens, double link_scale) const {
   if (m_moe_layers == 0) {
     return 0;
   }
-  const double bytes = tokens * m_bytes_per_token;
+  const double bytes = tokens * m_bytes_per_token / link_scale;
   return 2.0 * m_latency_s + std::max({bytes * m_near / m_near_bytes_per_s, bytes * m_server / m_server_bytes_per_s,
                                        bytes * m_far / m_far_bytes_per_s});
 }

@@ -2,6 +2,7 @@
 // much each is preferred (docs/methodology.md §3-4).
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "estimate/parts.hpp"
 
@@ -58,7 +59,7 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
     }
     for (const int pp :
          degrees(request.pipeline_parallel, stack.pipeline_parallel ? std::min(limit / tp, model.layers) : 1)) {
-      if (request.pipeline_schedule == PipelineSchedule::dualpipe && pp % 2 != 0) {
+      if (request.pipeline_schedule == PipelineSchedule::dualpipe && pp > 1 && pp % 2 != 0) {
         continue;  // DualPipe's two directions pair the stages: an even number of them
       }
       // Context parallelism for long sequences (ring attention), down to
@@ -84,7 +85,12 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
             continue;
           }
           const int ranks = std::max(1, limit / (tp * pp * cp));
-          const int first = std::max(1, std::min(model.moe->experts, domain / tp));
+          // The largest degree within the domain that divides the experts
+          // (a GB200 NVL72's 72 GPUs spread 256 experts as 64).
+          int first = std::max(1, std::min(model.moe->experts, domain / tp));
+          while (model.moe->experts % first != 0) {
+            --first;
+          }
           for (int ep = first;
                ep == first || (ep <= std::min(model.moe->experts, ranks) && model.moe->experts % ep == 0); ep *= 2) {
             shape.expert = ep;
@@ -113,7 +119,9 @@ bool as_fixed(const Request& request, const Layout& layout) {
 Layout with_count(const Request& request, const Layout& shape, int n) {
   Layout layout = shape;
   layout.data = n / shape.model_parallel();
-  layout.expert = std::max(1, std::min(layout.expert, layout.data * layout.context));
+  // The experts' degree divides the data- and context-parallel ranks (each
+  // expert group whole): the largest divisor of both.
+  layout.expert = std::max(1, std::gcd(layout.expert, layout.data * layout.context));
   if (layout.data * layout.context == 1) {
     layout.zero_stage = std::min(layout.zero_stage, request.zero_stage.value_or(0));  // nothing to shard over
   }

@@ -75,10 +75,6 @@ double layer_bytes_per_token(const Request& request, const ModelShape& model, co
 // the backward pass. Sequence parallelism divides by t, context parallelism
 // holds s / c tokens; 1F1B keeps p micro-batches of L/p layers in flight on
 // the first stage: L layers' worth.
-bool dualpipe(const Request& request, const Layout& layout) {
-  return layout.pipeline > 1 && request.pipeline_schedule == PipelineSchedule::dualpipe;
-}
-
 double training_activations(const Request& request, const ModelShape& model, const Layout& layout) {
   const StackProfile& stack = stack_profile(request.effective_stack());
   const double s = static_cast<double>(request.seq_len) / layout.context;
@@ -92,7 +88,7 @@ double training_activations(const Request& request, const ModelShape& model, con
   const Recompute recompute = layout.recompute.value_or(request.effective_recompute());
   // DualPipe keeps p + 1 micro-batches in flight where 1F1B keeps p (arXiv
   // 2412.19437 table 2).
-  const double in_flight = dualpipe(request, layout) ? (layout.pipeline + 1.0) / layout.pipeline : 1.0;
+  const double in_flight = runs_dualpipe(request, layout) ? (layout.pipeline + 1.0) / layout.pipeline : 1.0;
   double total = 0;
   if (recompute == Recompute::full) {
     const double kept_layers = stack.offloaded_checkpoints ? 2.0 : model.layers;
@@ -238,7 +234,7 @@ MemoryBreakdown memory_per_gpu(const Request& request, const ModelShape& model, 
       // DualPipe feeds micro-batches from both ends, each GPU holding the
       // layers of two stages (DeepSeek-V3, arXiv 2412.19437 table 2: "2x"
       // parameters) with their gradients and optimizer shards.
-      if (dualpipe(request, layout)) {
+      if (runs_dualpipe(request, layout)) {
         m.weights *= 2.0;
         m.gradients *= 2.0;
         m.optimizer *= 2.0;

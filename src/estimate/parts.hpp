@@ -136,6 +136,11 @@ struct StackProfile {
 // global batch over the ranks' micro-batches, one with the optimizer in the
 // backward pass (docs/methodology.md §4).
 [[nodiscard]] int micro_batches_per_step(const Request& request, const Layout& layout);
+// DualPipe runs where it is asked for on an even pipeline whose ranks each
+// have at least two micro-batches a stage, fed from both ends
+// (deepseek-ai/DualPipe asserts num_chunks >= 2 x ranks); else the pipeline
+// runs 1F1B.
+[[nodiscard]] bool runs_dualpipe(const Request& request, const Layout& layout);
 
 // ---- layouts (layouts.cpp) ----
 
@@ -168,7 +173,8 @@ struct Candidate {
 // as many micro-batches as stages (global batch / micro-batch / stages, at
 // least 1). Beyond it the batch would have to grow, or the bubble does.
 [[nodiscard]] inline int data_parallel_limit(const Request& request, int stages) {
-  return std::max(1, request.effective_global_batch() / (std::max(1, request.micro_batch) * std::max(1, stages)));
+  const int fed = request.pipeline_schedule == PipelineSchedule::dualpipe && stages > 1 ? 2 * stages : stages;
+  return std::max(1, request.effective_global_batch() / (std::max(1, request.micro_batch) * std::max(1, fed)));
 }
 // A shape given its data-parallel size: n / (tensor x pipeline) GPUs.
 [[nodiscard]] Layout with_count(const Request& request, const Layout& shape, int n);
@@ -247,8 +253,9 @@ class ExpertAllToAll {
   // Over `peers` GPUs `stride` apart (training: the expert-parallel ranks, one
   // tensor-parallel group apart), dispatching `dispatch_bytes` a value.
   ExpertAllToAll(const ModelShape& model, const GpuSpec& gpu, int peers, int stride, double dispatch_bytes);
-  // One MoE layer's dispatch and combine of `tokens` from one GPU, seconds.
-  [[nodiscard]] double layer_s(double tokens) const;
+  // One MoE layer's dispatch and combine of `tokens` from one GPU, seconds,
+  // the links at `link_scale` x the serving model's efficiency.
+  [[nodiscard]] double layer_s(double tokens, double link_scale = 1.0) const;
   // Every MoE layer's, for a step of `tokens`.
   [[nodiscard]] double step_s(double tokens) const { return m_moe_layers * layer_s(tokens); }
 

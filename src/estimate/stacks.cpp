@@ -103,4 +103,9 @@ int micro_batches_per_step(const Request& request, const Layout& layout) {
   return std::max(1, static_cast<int>(std::lround(request.effective_global_batch() / ranks_batch)));
 }
 
+bool runs_dualpipe(const Request& request, const Layout& layout) {
+  return request.pipeline_schedule == PipelineSchedule::dualpipe && layout.pipeline >= 2 && layout.pipeline % 2 == 0 &&
+         micro_batches_per_step(request, layout) >= 2 * layout.pipeline;
+}
+
 }  // namespace gpu_advise::sizing

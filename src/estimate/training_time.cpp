@@ -126,14 +126,10 @@ struct StepModel {
   TrainingStep step;      // its micro-batches, tokens and interleave; its times zero
 };
 
-// Decides the experts' spread (MoE): over the data-parallel ranks of one
-// scale-up domain (Megatron-Bridge's recipes: EP 8 on 8-GPU servers), or the
-// layout's expert parallelism.
-int expert_spread(const ModelShape& model, const GpuSpec& gpu, const Layout& layout, int shards) {
-  const int domain_ranks = std::max(1, gpu.interconnect.domain_size / layout.tensor);
-  return !model.moe          ? 1
-         : layout.expert > 1 ? std::min(layout.expert, model.moe->experts)
-                             : std::max(1, std::min({model.moe->experts, shards, domain_ranks}));
+// The experts' spread (MoE): the layout's expert parallelism, at most the
+// experts (1: every rank holds them all, as memory counts them).
+int expert_spread(const ModelShape& model, const Layout& layout) {
+  return model.moe ? std::max(1, std::min(layout.expert, model.moe->experts)) : 1;
 }
 
 // Decides the step's data-parallel traffic over the data and context ranks:
@@ -198,11 +194,16 @@ StepModel step_model(const Request& request, const ModelShape& model, const GpuS
   m.micro_tokens = static_cast<double>(m.micro) * request.seq_len / layout.context;
   m.passes = m.recompute == Recompute::full ? 3 : 2;
   m.shards = m.data * layout.context;
-  m.expert_ranks = expert_spread(model, gpu, layout, m.shards);
+  m.expert_ranks = expert_spread(model, layout);
   // Pipeline fill and drain with interleaved stages of two layers each when
   // there are micro-batches enough (Megatron-Core and NeMo recipes: 70B PP 8
   // VP 5, 405B PP 8 VP 8), unless the schedule is 1F1B or DualPipe.
+  // DualPipe where it runs; asked for where it cannot (too few micro-batches,
+  // an odd pipeline), plain 1F1B.
   m.schedule = request.pipeline_schedule.value_or(PipelineSchedule::interleaved);
+  if (m.schedule == PipelineSchedule::dualpipe && !runs_dualpipe(request, layout)) {
+    m.schedule = PipelineSchedule::one_f_one_b;
+  }
   if (m.schedule == PipelineSchedule::interleaved && layout.pipeline > 1 && m.step.micro_batches >= layout.pipeline) {
     m.step.interleave = std::max(1, m.stage_layers / layers_per_virtual_stage);
   }
@@ -254,8 +255,9 @@ double expert_s(const StepModel& m, double link) {
   const ExpertAllToAll forward(model, m.gpu, m.expert_ranks, m.layout.tensor,
                                m.kernels.fp8 && m.schedule == PipelineSchedule::dualpipe ? 1.0 : 2.0);
   const ExpertAllToAll backward(model, m.gpu, m.expert_ranks, m.layout.tensor, 2.0);
-  const double one = (m.passes - 1) * forward.layer_s(m.micro_tokens) + backward.layer_s(m.micro_tokens);
-  return m.step.micro_batches * moe_layers * one * link_efficiency / link;
+  const double scale = link / link_efficiency;  // the band's corner against the serving model's links
+  const double one = (m.passes - 1) * forward.layer_s(m.micro_tokens, scale) + backward.layer_s(m.micro_tokens, scale);
+  return m.step.micro_batches * moe_layers * one;
 }
 
 // Pipeline fill and drain: (p - 1) / (v·m) of the stage's work for 1F1B and

@@ -217,20 +217,40 @@ TEST_CASE("the expert all-to-all crosses the network beyond a server, and DualPi
   const ModelShape model = load_embedded_models().resolve("deepseek-v3");
   Request r = test::request(model.params, Task::pretrain);
   r.seq_len = 4096;
-  r.global_batch = 1024;
+  r.global_batch = 8192;  // 64 micro-batches a rank: DualPipe needs 2 x 16
   Layout layout{1, 16, 128, 1, Recompute::full};
-  layout.expert = 8;  // one server
+  layout.expert = 8;  // one server: 7 of 8 shares over NVLink
   const TrainingEstimate server = time_of(r, model, gpu, layout);
-  layout.expert = 64;  // eight servers: seven eighths over 400 Gb/s
+  layout.expert = 64;  // eight servers: 56 of 64 shares over 400 Gb/s
   const TrainingEstimate wide = time_of(r, model, gpu, layout);
   CHECK(wide.step.tensor > 3 * server.step.tensor);
-  // The experts are reduced over the d / e ranks that hold them: fewer, wider apart.
-  CHECK(wide.step.data <= server.step.data);
+  // ZeRO-1 reduces and gathers each expert's gradients over the 128 / e ranks
+  // holding it, fewer as e grows: none at e = 128 (on a slow network, so that
+  // a micro-batch's compute cannot hide the traffic).
+  GpuSpec slow = gpu;
+  slow.node.scale_out_gbps_per_gpu = 1;
+  const Layout spread[] = {Layout{1, 16, 128, 1, Recompute::full, 8, 1}, Layout{1, 16, 128, 1, Recompute::full, 64, 1},
+                           Layout{1, 16, 128, 1, Recompute::full, 128, 1}};
+  CHECK(time_of(r, model, slow, spread[2]).step.data < time_of(r, model, slow, spread[1]).step.data);
+  CHECK(time_of(r, model, slow, spread[1]).step.data < time_of(r, model, slow, spread[0]).step.data);
+  // At e = 128 only the dense weights cross the ring: as a model without the
+  // routed experts would (the window, one micro-batch's compute, is small on
+  // this network).
+  ModelShape dense = model;
+  dense.params = model.params - model.routed_expert_params();
+  dense.moe.reset();
+  CHECK(time_of(r, model, slow, spread[2]).step.data ==
+        Approx(time_of(r, dense, slow, Layout{1, 16, 128, 1, Recompute::full}).step.data).epsilon(0.02));
+  layout.expert = 64;
   r.pipeline_schedule = PipelineSchedule::dualpipe;
   const TrainingEstimate dual = time_of(r, model, gpu, layout);
+  CHECK(dual.step.schedule == PipelineSchedule::dualpipe);
   CHECK(dual.step.compute == Approx(wide.step.compute));
   CHECK(dual.step.tensor == Approx(std::max(0.0, wide.step.tensor - wide.step.compute)));
   CHECK(dual.gpu_hours.typical < wide.gpu_hours.typical * 0.8);
+  // Too few micro-batches to feed both ends: the pipeline runs 1F1B.
+  r.global_batch = 1024;
+  CHECK(time_of(r, model, gpu, layout).step.schedule == PipelineSchedule::one_f_one_b);
 }
 
 TEST_CASE("DualPipe holds two stages' layers and one more micro-batch in flight", "[estimate][memory]") {
@@ -260,9 +280,22 @@ TEST_CASE("a MoE model's training layouts spread the experts over one server or 
   CHECK(experts.count(8) == 1);
   CHECK(experts.count(64) == 1);
   CHECK(experts.count(256) == 1);
-  CHECK(*experts.begin() >= 1);
+  // On a 72-GPU domain the first spread is the largest that divides 256: 64.
+  GpuSpec nvl72 = gpu;
+  nvl72.interconnect.domain_size = 72;
+  for (const Layout& shape : sizing::model_parallel_shapes(r, model, nvl72, 2048)) {
+    CHECK(model.moe->experts % shape.expert == 0);
+  }
+  // DualPipe: no odd pipeline, and pipelines still tried.
   r.pipeline_schedule = PipelineSchedule::dualpipe;
+  int pipelines = 0;
   for (const Layout& shape : sizing::model_parallel_shapes(r, model, gpu, 2048)) {
     CHECK((shape.pipeline == 1 || shape.pipeline % 2 == 0));
+    pipelines += shape.pipeline > 1 ? 1 : 0;
   }
+  CHECK(pipelines > 0);
+  // At a count, the spread divides the data-parallel ranks: 288 ranks take 32 of 64.
+  Layout shape{1, 4, 0, 1, std::nullopt};
+  shape.expert = 64;
+  CHECK(sizing::with_count(r, shape, 4 * 288).expert == 32);
 }

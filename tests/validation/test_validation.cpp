@@ -113,7 +113,7 @@ TEST_CASE("at one batch, Llama 3 405B's speed a GPU falls from 8,192 to 16,384 H
   // definition: half the micro-batches a rank, so a larger pipeline bubble.
   const Catalog catalog = load_embedded_catalog();
   const ModelCatalog models = load_embedded_models();
-  const ModelShape model = models.resolve("llama-3.1-405b");
+  const ModelShape& model = models.resolve("llama-3.1-405b");
   const GpuSpec& gpu = catalog.resolve("h100-sxm5");
   Request r;
   r.task = Task::pretrain;
