@@ -3,7 +3,7 @@
 that it rendered: the expected size, and not blank (enough non-white pixels
 and more than a few colours). Then prints the README's example report (the
 golden lora-70b-low; with --binary, made by it in English and Chinese) to PDF
-and fails when it takes more than --max-pages A4 pages (4). --keep DIR leaves
+and fails when it takes more than --max-pages A4 pages (5). --keep DIR leaves
 the PNGs and PDFs there to look at."""
 import argparse
 import os
@@ -21,7 +21,7 @@ ROOT = HERE.parent.parent
 WIDTH, HEIGHT = 1240, 1754  # A4 at 150 dpi
 README_EXAMPLE = ["--params", "70B", "--task", "lora", "--budget", "low"]  # README.md: gpu-advise ... --format html
 README_GOLDEN = "lora-70b-low"  # the same request among the golden scenarios
-MAX_PAGES = 4
+MAX_PAGES = 5  # 4 until issue 37 priced 7 more cards: their rows, risks and sources made the English report 5
 
 
 def decode_png(data):
