@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "estimate/parts.hpp"
+#include "gpu_advise/units.hpp"
 
 namespace gpu_advise::sizing {
 
@@ -91,8 +92,18 @@ std::vector<Layout> model_parallel_shapes(const Request& request, const ModelSha
           while (model.moe->experts % first != 0) {
             --first;
           }
+          // Wider only where it buys something: under DualPipe, which hides
+          // the all-to-all, every spread; else while the spread before left
+          // the experts' BF16 weights and gradients (4 bytes a parameter)
+          // over a quarter of the card (wider spreads only slow the
+          // all-to-all, and cost the search).
+          const double experts_bytes = 4.0 * model.routed_expert_params() / (static_cast<double>(tp) * pp);
+          const double quarter = 0.25 * gpu.memory.capacity_gib * bytes_per_gib;
+          const bool all = request.pipeline_schedule == PipelineSchedule::dualpipe;
           for (int ep = first;
-               ep == first || (ep <= std::min(model.moe->experts, ranks) && model.moe->experts % ep == 0); ep *= 2) {
+               ep == first || ((all || experts_bytes / (0.5 * ep) > quarter) &&
+                               ep <= std::min(model.moe->experts, ranks) && model.moe->experts % ep == 0);
+               ep *= 2) {
             shape.expert = ep;
             out.push_back(shape);
           }
