@@ -251,6 +251,7 @@ struct CostEstimate {
   bool spot = false;                        // priced on spot quotes (--spot, where the card has one)
   bool spot_missing = false;                // --spot, but no spot quote here: priced on demand
   bool lease_rates_only = false;            // every rent quote in the region is a monthly or longer lease
+  int rent_quotes = 0;                      // catalog quotes: how many dated quotes the rent range is made of
   int no_instance_for_gpus = 0;             // price file: no instance holds the plan's sharded group of this many GPUs
   std::optional<Range> rent_usd;            // training: the run; inference: per hour of serving
   std::optional<double> rent_overhead_usd;  // training: of rent_usd, typical, the job's start-up, loading and saving

@@ -28,6 +28,7 @@ enum class Phrase {
   best_training_time,
   best_training_cost,
   best_basis_quotes,
+  best_basis_one_quote,
   best_basis_leases,
   best_basis_user,
   best_tokens,

@@ -299,6 +299,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     c.price_basis = PriceBasis::catalog_quotes;
     const std::vector<PriceQuote> market = market_quotes(request, gpu, c.spot);
     c.rent_usd_per_gpu_hour = price_range(market);
+    c.rent_quotes = static_cast<int>(market.size());
     c.spot_missing = request.spot && !c.spot && c.rent_usd_per_gpu_hour;
   }
   if (c.rent_usd_per_gpu_hour && c.price_basis == PriceBasis::catalog_quotes && !c.spot) {

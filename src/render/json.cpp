@@ -647,6 +647,7 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     w.field("spot", e.cost.spot);
     w.field("spot_missing", e.cost.spot_missing);
     w.field("lease_rates_only", e.cost.lease_rates_only);
+    w.field("rent_quotes", e.cost.rent_quotes);
     w.field("no_instance_for_gpus", e.cost.no_instance_for_gpus);
     optional_range(w, "rent", e.cost.rent_usd);
     w.field("rent_overhead",

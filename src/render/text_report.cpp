@@ -110,6 +110,7 @@ std::string headline(const Report& report, Language l) {
       line += say(l, e.cost.price_basis == PriceBasis::user_price ? Phrase::best_basis_user
                      : e.cost.spot                                ? Phrase::best_basis_spot
                      : e.cost.lease_rates_only                    ? Phrase::best_basis_leases
+                     : e.cost.rent_quotes == 1                    ? Phrase::best_basis_one_quote
                                                                   : Phrase::best_basis_quotes);
     }
   } else if (mode == CostMode::buy && e.cost.purchase_usd) {

@@ -32,6 +32,7 @@ constexpr Entry entries[] = {
   {Phrase::best_training_time, "; about {}", "；耗时约 {}"},
   {Phrase::best_training_cost, " and {} for the run", "，整次训练约 {}"},
   {Phrase::best_basis_quotes, " (median of dated quotes)", "（有日期报价的中位数）"},
+  {Phrase::best_basis_one_quote, " (its one dated quote)", "（仅有一条有日期的报价）"},
   {Phrase::best_basis_leases, " (lease rates; short rentals cost more)", "（租约价；短租更贵）"},
   {Phrase::best_basis_user, " (your --price)", "（你指定的 --price）"},
   {Phrase::best_tokens, " of {} tokens", "（{} tokens）"},
@@ -866,16 +867,17 @@ constexpr Entry entries[] = {
 // file compiles, so a phrase added to the enum and not to the table stops the build.
 constexpr bool every_phrase_once() {
   constexpr auto count = static_cast<std::size_t>(Phrase::count_);
-  for (std::size_t id = 0; id < count; ++id) {
-    int found = 0;
-    for (const auto& entry : entries) {
-      if (static_cast<std::size_t>(entry.id) == id) {
-        ++found;
-        if (entry.en.empty() || entry.zh.empty()) {
-          return false;
-        }
-      }
+  // One pass, counting each id (a nested loop outgrows the compiler's
+  // constant-evaluation step limit as phrases are added).
+  std::array<int, count> seen{};
+  for (const auto& entry : entries) {
+    const auto id = static_cast<std::size_t>(entry.id);
+    if (id >= count || entry.en.empty() || entry.zh.empty()) {
+      return false;
     }
+    ++seen[id];
+  }
+  for (const int found : seen) {
     if (found != 1) {
       return false;
     }

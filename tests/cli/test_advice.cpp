@@ -823,3 +823,17 @@ TEST_CASE("training: layout degrees the user fixes are kept, the rest searched, 
   }
   CHECK(lighter);
 }
+
+TEST_CASE("a rent from a single dated quote says so, in the text and in JSON", "[cli][prices]") {
+  // Issue 37: H200 NVL's only rent quote (RunPod Secure, 2026-08) is its
+  // typical; a card with several quotes keeps "median of dated quotes".
+  const Result one = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h200-nvl"});
+  REQUIRE(one.status == 0);
+  CHECK_THAT(one.out, Catch::Contains("(its one dated quote)"));
+  const Result many = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm5"});
+  REQUIRE(many.status == 0);
+  CHECK_THAT(many.out, Catch::Contains("(median of dated quotes)"));
+  const Result json = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h200-nvl", "--format", "json"});
+  REQUIRE(json.status == 0);
+  CHECK(nlohmann::json::parse(json.out)["recommendations"][0]["cost_usd"]["rent_quotes"] == 1);
+}
