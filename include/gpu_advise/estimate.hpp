@@ -72,7 +72,7 @@ struct Layout {
 // typical kernel efficiency (docs/methodology.md §4).
 struct TrainingStep {
   double compute = 0;     // matrix products, attention and recompute at the kernel efficiency
-  double tensor = 0;      // model-parallel traffic: TP collectives and MoE all-to-alls (not overlapped)
+  double tensor = 0;      // model-parallel traffic: TP collectives, MoE all-to-alls (DualPipe: the unhidden)
   double bubble = 0;      // pipeline fill and drain
   double data = 0;        // data-parallel and ZeRO collectives not hidden behind compute
   double offload = 0;     // --offload: PCIe transfers and the host's optimizer
