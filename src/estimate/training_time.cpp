@@ -195,15 +195,15 @@ StepModel step_model(const Request& request, const ModelShape& model, const GpuS
   m.passes = m.recompute == Recompute::full ? 3 : 2;
   m.shards = m.data * layout.context;
   m.expert_ranks = expert_spread(model, layout);
-  // Pipeline fill and drain with interleaved stages of two layers each when
-  // there are micro-batches enough (Megatron-Core and NeMo recipes: 70B PP 8
-  // VP 5, 405B PP 8 VP 8), unless the schedule is 1F1B or DualPipe.
-  // DualPipe where it runs; asked for where it cannot (too few micro-batches,
-  // an odd pipeline), plain 1F1B.
+  // The schedule: DualPipe where it runs, plain 1F1B where it was asked for
+  // and cannot (too few micro-batches, an odd pipeline).
   m.schedule = request.pipeline_schedule.value_or(PipelineSchedule::interleaved);
   if (m.schedule == PipelineSchedule::dualpipe && !runs_dualpipe(request, layout)) {
     m.schedule = PipelineSchedule::one_f_one_b;
   }
+  // Interleaved: chunks of two layers each when there are micro-batches
+  // enough (Megatron-Core and NeMo recipes: 70B PP 8 VP 5, 405B PP 8 VP 8);
+  // the step reports 1F1B where a stage is too short to split.
   if (m.schedule == PipelineSchedule::interleaved && layout.pipeline > 1 && m.step.micro_batches >= layout.pipeline) {
     m.step.interleave = std::max(1, m.stage_layers / layers_per_virtual_stage);
   }
