@@ -84,7 +84,7 @@ _gpu_advise() {
       --count --top --max-gpus --seq-len --micro-batch --global-batch --zero --recompute --optimizer --offload --stack --pipeline-schedule --loss
       --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --copies --ep --tp --pp --dp --cp --engine --max-batch
-      --tpot-ms --ttft-ms --request-rate --price --spot --condition --years --utilization --power-price
+      --tpot-ms --ttft-ms --request-rate --price --spot --market --condition --years --utilization --power-price
       --currency --format --output --lang --color --explain --compact --catalog --price-file --rules --prepared-for --prepared-by
       --help --version
       -p -t -b -g -n -f -o"
@@ -100,6 +100,7 @@ _gpu_advise() {
     --mode) _gpu_advise_reply "rent buy"; return ;;
     --ecosystem) _gpu_advise_reply "cuda rocm cann gaudi xpu neuware dtk any"; return ;;
     --condition) _gpu_advise_reply "new used"; return ;;
+    --market) _gpu_advise_reply "specialist hyperscaler marketplace survey serverless spot term china_cloud china_lease"; return ;;
     --currency) _gpu_advise_reply "usd cny"; return ;;
     --lang) _gpu_advise_reply "en zh"; return ;;
     --color) _gpu_advise_reply "auto always never"; return ;;

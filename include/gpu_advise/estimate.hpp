@@ -230,8 +230,11 @@ struct OwnershipCost {
   double years = 0;
   double utilisation = 0;
   OwnershipResult low, typical, high;           // cheap, typical and dear corners
-  std::optional<double> rent_usd_per_gpu_hour;  // the typical rent compared against
-  std::optional<bool> owning_cheaper;           // typical owned cost per busy GPU-hour below the rent
+  std::optional<double> rent_usd_per_gpu_hour;  // the rent compared against: a term's, else the plan's typical
+  int rent_term_months = 0;            // the term quotes' length compared against; 0: the plan's rent (no term quote)
+  int rent_term_quotes = 0;            // how many term quotes of that length
+  bool term_sought = false;            // compared against the catalog's rent, where a term quote would have been taken
+  std::optional<bool> owning_cheaper;  // typical owned cost per busy GPU-hour below the rent
   // Typical cost per busy GPU-hour at 10%, 20%, ... 100% busy (the reports' chart).
   std::vector<double> usd_per_gpu_hour_by_utilisation;
 
@@ -247,11 +250,15 @@ enum class OwnershipGap { none, no_purchase_price, no_new_price, no_used_price, 
 struct CostEstimate {
   std::optional<Range> rent_usd_per_gpu_hour;
   PriceBasis price_basis = PriceBasis::catalog_quotes;
-  std::optional<RentOffer> offer;           // price_file: the instance rented
-  bool spot = false;                        // priced on spot quotes (--spot, where the card has one)
-  bool spot_missing = false;                // --spot, but no spot quote here: priced on demand
-  bool lease_rates_only = false;            // every rent quote in the region is a monthly or longer lease
-  int rent_quotes = 0;                      // catalog quotes: how many dated quotes the rent range is made of
+  std::optional<RentOffer> offer;               // price_file: the instance rented
+  bool spot = false;                            // priced on spot quotes (--spot, where the card has one)
+  bool spot_missing = false;                    // --spot, but no spot quote here: priced on demand
+  bool lease_rates_only = false;                // the typical is made of leases (a month or longer): no on-demand quote
+  PriceTier rent_tier = PriceTier::specialist;  // catalog quotes: the market tier the typical is the median of
+  int rent_quotes = 0;                          // catalog quotes: how many recent quotes of that tier
+  std::string rent_newest;                      // catalog quotes: the newest of their dates
+  bool market_missing = false;              // --market, but no recent quote of that tier here: priced at the typical
+  bool quotes_too_old = false;              // quotes here, every one older than twelve months: not priced
   int no_instance_for_gpus = 0;             // price file: no instance holds the plan's sharded group of this many GPUs
   std::optional<Range> rent_usd;            // training: the run; inference: per hour of serving
   std::optional<double> rent_overhead_usd;  // training: of rent_usd, typical, the job's start-up, loading and saving

@@ -26,6 +26,11 @@ enum class Supply { available, discontinued };
 enum class Stance { encouraged, neutral, discouraged, blocked };
 enum class Currency { usd, cny };
 enum class PriceKind { on_demand, spot, reserved, serverless, market_range };
+// The tier of the market a rent quote belongs to (docs/catalog.md, "Market
+// tiers"): who sells it (specialist clouds, hyperscalers, marketplaces,
+// surveys of the market) for on-demand prices, else how it is billed
+// (serverless, spot, a term), and in China a cloud's price or a lease.
+enum class PriceTier { specialist, hyperscaler, marketplace, survey, serverless, spot, term, china_cloud, china_lease };
 enum class Condition { new_card, used };
 enum class Region { global, cn };
 enum class Precision { fp64, tf32, bf16, fp16, fp8, fp4, int8 };
@@ -40,6 +45,7 @@ enum class Precision { fp64, tf32, bf16, fp16, fp8, fp4, int8 };
 [[nodiscard]] std::span<const EnumName<Stance>> names(Stance);
 [[nodiscard]] std::span<const EnumName<Currency>> names(Currency);
 [[nodiscard]] std::span<const EnumName<PriceKind>> names(PriceKind);
+[[nodiscard]] std::span<const EnumName<PriceTier>> names(PriceTier);
 [[nodiscard]] std::span<const EnumName<Condition>> names(Condition);
 [[nodiscard]] std::span<const EnumName<Region>> names(Region);
 
@@ -141,10 +147,12 @@ struct PriceQuote {
   double low_quoted = 0;               // as quoted, in quoted_in (0: the USD figures are as quoted)
   double high_quoted = 0;
   // A quote read from a price file (prices.hpp); empty or 0 for the catalog's own.
-  std::string instance_type;  // "gpu_8x_h100_sxm5"; empty: rented by the GPU
-  int gpus_per_instance = 0;  // GPUs in one instance; 0: rented by the GPU
-  std::string location;       // the provider's own region name, "us-east-1"
-  std::string origin;         // FILE:LINE the quote was read from
+  std::string instance_type;               // "gpu_8x_h100_sxm5"; empty: rented by the GPU
+  int gpus_per_instance = 0;               // GPUs in one instance; 0: rented by the GPU
+  std::string location;                    // the provider's own region name, "us-east-1"
+  std::string origin;                      // FILE:LINE the quote was read from
+  PriceTier tier = PriceTier::specialist;  // rent quotes: its market tier (implied by kind and region, or stated)
+  int term_months = 0;                     // a term's length (kind reserved); 0: not stated
 
   friend bool operator==(const PriceQuote&, const PriceQuote&) = default;
 };
@@ -211,13 +219,53 @@ struct GpuSpec {
   [[nodiscard]] bool legal_stock_in(Region region) const;
 };
 
-// Price range from the quotes: low = cheapest quote (spot included), high =
-// dearest, typical = median of the on-demand quote midpoints (all quotes when
-// there is no on-demand one). nullopt when there is no quote.
+// Price range from the quotes: low = cheapest quote, high = dearest, typical =
+// median of the on-demand quote midpoints (all quotes when there is no
+// on-demand one). nullopt when there is no quote. Purchases use it; rent
+// uses rent_price().
 [[nodiscard]] std::optional<Range> price_range(const std::vector<PriceQuote>& quotes);
 // The same over the quotes for `region` only: a China-only SKU has no global
 // price, and a Chinese cloud's price does not stand for a global one.
 [[nodiscard]] std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region region);
+
+// A rent price made of one tier's recent quotes (docs/methodology.md §6.1):
+// the typical is the median of the midpoints of the tier's quotes dated no
+// earlier than `since`; low and high span the region's recent quotes of every
+// tier (or, for a tier asked for, that tier's).
+struct RentPrice {
+  Range range;
+  PriceTier tier = PriceTier::specialist;  // the tier the typical is the median of
+  int quotes = 0;                          // recent quotes in that tier
+  std::string newest;                      // the newest of those quotes' dates
+};
+// The tier a quote's kind and region imply: spot, a term, serverless, or in
+// China a cloud or a lease; nullopt for a global on-demand or market-range
+// quote, whose seller decides.
+[[nodiscard]] std::optional<PriceTier> implied_tier(PriceKind kind, Region region);
+// The tiers the typical is taken from, the first that has a recent quote: the
+// specialist clouds' on-demand prices, then hyperscalers', marketplaces',
+// serverless and surveys; in China the clouds' prices, then leases.
+[[nodiscard]] std::span<const PriceTier> typical_tiers(Region region);
+// The month `months` before a YYYY-MM-DD (or YYYY-MM) date: ("2026-12-07",
+// 12) -> "2025-12". Empty for a date without a month.
+[[nodiscard]] std::string months_before(std::string_view date, int months);
+// Whether a quote's date (YYYY, YYYY-MM or YYYY-MM-DD, read as its first
+// day) falls in or after the month `since` (YYYY-MM; empty: every date does).
+[[nodiscard]] bool dated_since(std::string_view date, std::string_view since);
+// `asked`: that tier's quotes alone; nullopt where the card has none recent
+// there. Without: the first of typical_tiers(region) with a recent quote;
+// nullopt where the region has no recent quote.
+[[nodiscard]] std::optional<RentPrice> rent_price(const std::vector<PriceQuote>& quotes, Region region,
+                                                  std::optional<PriceTier> asked, std::string_view since);
+// Every tier with a recent quote in the region, in the order of names(PriceTier).
+[[nodiscard]] std::vector<RentPrice> rent_tiers(const std::vector<PriceQuote>& quotes, Region region,
+                                                std::string_view since);
+
+// Whether a quote is more than twice the typical rent of its region (from
+// `quotes`, the card's own): flagged where quotes are listed, as a likely
+// premium, a bundle or a transcription error.
+[[nodiscard]] bool over_twice_typical(const PriceQuote& quote, const std::vector<PriceQuote>& quotes,
+                                      std::string_view since);
 
 // The key paths that field_confidence may name.
 [[nodiscard]] std::span<const std::string_view> confidence_key_paths();

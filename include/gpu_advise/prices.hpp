@@ -54,6 +54,10 @@ struct PriceFileSummary {
     std::vector<int> shapes;         // GPUs per instance on offer, ascending; empty: rented by the GPU
     std::vector<std::string> names;  // the first accelerator names (and instance types) that mapped to it, for checking
     std::size_t more_names = 0;      // names past those kept (a file of every spelling stays a short summary)
+    // The catalog's typical rent for the card in the market of its first
+    // quote here (0: none); a quote above twice it is flagged.
+    double catalog_typical_usd = 0;
+    bool over_twice_typical = false;
   };
   std::vector<Card> cards;  // in order of first appearance
 

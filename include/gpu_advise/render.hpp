@@ -74,12 +74,15 @@ enum class JsonStyle { pretty, line };
                                               const ReportHeader& header = {});
 [[nodiscard]] std::string render_fit_html(const FitReport& report, Language language = Language::en,
                                           const ReportHeader& header = {});
-// Chinese price ranges are shown in CNY at `rate` when it has one.
-// `imported`: the card's quotes from --price-file files, listed beside its own.
-[[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu, const ExchangeRate& rate = {},
+// Chinese price ranges are shown in CNY at the catalog's rate when it has one;
+// rent is shown by market tier, of the quotes of the twelve months before the
+// catalog's date. `imported`: the card's quotes from --price-file files,
+// listed beside its own.
+[[nodiscard]] std::string render_gpu_text(const GpuSpec& gpu, const CatalogInfo& info = {},
                                           Language language = Language::en, const TextStyle& style = {},
                                           const std::vector<PriceQuote>& imported = {});
-[[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu, const std::vector<PriceQuote>& imported = {});
+[[nodiscard]] std::string render_gpu_json(const GpuSpec& gpu, const CatalogInfo& info = {},
+                                          const std::vector<PriceQuote>& imported = {});
 // `prices FILE...`: what each price file priced, and what it skipped.
 [[nodiscard]] std::string render_prices_text(const PriceBook& book, const Catalog& catalog,
                                              Language language = Language::en, const TextStyle& style = {});

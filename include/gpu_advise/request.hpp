@@ -232,6 +232,12 @@ struct Request {
   ExchangeRate exchange_rate;
   std::vector<PriceOverride> prices;
   bool spot = false;  // --spot: rent on spot (preemptible) prices where a card has them
+  // --market: rent at one tier's quotes where a card has them (--spot is
+  // --market spot); nullopt: the typical (docs/methodology.md §6.1).
+  std::optional<PriceTier> market;
+  // The oldest month a catalog quote may be dated to count: twelve months
+  // before the catalog's date (set with the exchange rate).
+  std::string quotes_since;
   // The --price-file files that priced the catalog's cards (stated in the assumptions).
   std::vector<PriceFileSummary> price_files;
   OwnershipCosts ownership;

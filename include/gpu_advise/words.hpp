@@ -27,6 +27,8 @@ namespace gpu_advise {
 
 // "on demand", "spot", "reserved".
 [[nodiscard]] std::string describe(PriceKind kind, Language language);
+// "specialist-cloud on-demand", "hyperscaler on-demand", ..., "China lease".
+[[nodiscard]] std::string describe(PriceTier tier, Language language);
 
 // A rule's effect: "reject", "score", "note", "warning" ("淘汰", "加减分", ...).
 [[nodiscard]] std::string describe(EffectKind effect, Language language);

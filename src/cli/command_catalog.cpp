@@ -25,8 +25,8 @@ int run_catalog_show(const Session& session) {
   const std::vector<PriceQuote> imported = session.book.quotes_for(gpu.id);
   session.output.write([&](OutputFormat f, const TextStyle& style) {
     return json_or_text(
-        f, [&] { return render_gpu_json(gpu, imported); },
-        [&] { return render_gpu_text(gpu, session.catalog.info().exchange_rate, session.language, style, imported); });
+        f, [&] { return render_gpu_json(gpu, session.catalog.info(), imported); },
+        [&] { return render_gpu_text(gpu, session.catalog.info(), session.language, style, imported); });
   });
   return static_cast<int>(ExitCode::ok);
 }

@@ -66,6 +66,7 @@ void settle_currency(const Flags& flags, const Catalog& catalog, Request& reques
     request.currency = request.region == Region::cn ? Currency::cny : Currency::usd;
   }
   request.exchange_rate = catalog.info().exchange_rate;
+  request.quotes_since = months_before(catalog.info().updated, 12);
   if (request.exchange_rate.cny_per_usd <= 0) {
     if (!flags.currency.empty() && request.currency == Currency::cny) {
       throw UsageError("--currency cny: the catalog has no exchange rate (catalog.exchange_rate in data/gpus.yaml)");
@@ -210,6 +211,13 @@ void price(std::string_view flag, const std::string& value, Request& request, co
 
 void condition(std::string_view flag, const std::string& value, Request& request, const RequestInputs&) {
   request.ownership.condition = parse_choice<Condition>(value, flag);
+}
+
+void market(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs) {
+  request.market = parse_choice<PriceTier>(value, flag);
+  if (inputs.flags.spot && *request.market != PriceTier::spot) {
+    throw UsageError("--spot is --market spot: give one of --spot and --market");
+  }
 }
 
 void years(std::string_view flag, const std::string& value, Request& request, const RequestInputs&) {

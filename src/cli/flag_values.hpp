@@ -66,6 +66,7 @@ void deadline(std::string_view flag, const std::string& value, Request& request,
 void tpot(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void ttft(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void price(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
+void market(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void condition(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void years(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);
 void utilization(std::string_view flag, const std::string& value, Request& request, const RequestInputs& inputs);

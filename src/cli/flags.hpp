@@ -101,6 +101,7 @@ struct Flags {
   std::vector<std::string> prices;
   std::vector<std::string> price_files;  // --price-file, as typed (PROVIDER=FILE or FILE)
   bool spot = false;
+  std::string market;
   std::string condition;
   std::string years;
   std::string utilization;

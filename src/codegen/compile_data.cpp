@@ -91,11 +91,11 @@ std::string quotes(const std::vector<PriceQuote>& list) {
   std::string out = "{\n";
   for (const auto& q : list) {
     // The catalog's own quotes: no instance, location or origin (those come from price files).
-    out += fmt::format("      PriceQuote{{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {{}}, 0, {{}}, {{}}}},\n",
+    out += fmt::format("      PriceQuote{{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {{}}, 0, {{}}, {{}}, {}, {}}},\n",
                        number(q.low_usd), number(q.high_usd), literal(q.provider), enumerator("PriceKind", q.kind),
                        enumerator("Condition", q.condition), enumerator("Region", q.region), literal(q.date),
                        literal(q.source), enumerator("Currency", q.quoted_in), number(q.low_quoted),
-                       number(q.high_quoted));
+                       number(q.high_quoted), enumerator("PriceTier", q.tier), q.term_months);
   }
   return out + "  }";
 }

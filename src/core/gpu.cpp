@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <iterator>
+
+#include <fmt/format.h>
 
 #include "gpu_advise/units.hpp"
 
@@ -35,6 +38,10 @@ GPU_ADVISE_NAMES(AvailabilityStatus, {AvailabilityStatus::available, "available"
 GPU_ADVISE_NAMES(PriceKind, {PriceKind::on_demand, "on_demand"}, {PriceKind::spot, "spot"},
                  {PriceKind::reserved, "reserved"}, {PriceKind::serverless, "serverless"},
                  {PriceKind::market_range, "market_range"})
+GPU_ADVISE_NAMES(PriceTier, {PriceTier::specialist, "specialist"}, {PriceTier::hyperscaler, "hyperscaler"},
+                 {PriceTier::marketplace, "marketplace"}, {PriceTier::survey, "survey"},
+                 {PriceTier::serverless, "serverless"}, {PriceTier::spot, "spot"}, {PriceTier::term, "term"},
+                 {PriceTier::china_cloud, "china_cloud"}, {PriceTier::china_lease, "china_lease"})
 GPU_ADVISE_NAMES(Condition, {Condition::new_card, "new"}, {Condition::used, "used"})
 GPU_ADVISE_NAMES(Region, {Region::global, "global"}, {Region::cn, "cn"})
 GPU_ADVISE_NAMES(Supply, {Supply::available, "available"}, {Supply::discontinued, "discontinued"})
@@ -151,6 +158,129 @@ std::optional<Range> price_range(const std::vector<PriceQuote>& quotes, Region r
   std::copy_if(quotes.begin(), quotes.end(), std::back_inserter(local),
                [&](const PriceQuote& q) { return q.region == region; });
   return price_range(local);
+}
+
+std::optional<PriceTier> implied_tier(PriceKind kind, Region region) {
+  if (kind == PriceKind::spot) {
+    return PriceTier::spot;
+  }
+  if (region == Region::cn) {
+    return kind == PriceKind::reserved ? PriceTier::china_lease : PriceTier::china_cloud;
+  }
+  if (kind == PriceKind::reserved) {
+    return PriceTier::term;
+  }
+  if (kind == PriceKind::serverless) {
+    return PriceTier::serverless;
+  }
+  return std::nullopt;
+}
+
+std::span<const PriceTier> typical_tiers(Region region) {
+  static constexpr PriceTier global[] = {PriceTier::specialist, PriceTier::hyperscaler, PriceTier::marketplace,
+                                         PriceTier::serverless, PriceTier::survey};
+  static constexpr PriceTier cn[] = {PriceTier::china_cloud, PriceTier::china_lease};
+  if (region == Region::cn) {
+    return cn;
+  }
+  return global;
+}
+
+std::string months_before(std::string_view date, int months) {
+  int year = 0;
+  int month = 0;
+  if (date.size() < 7 || std::sscanf(std::string(date.substr(0, 7)).c_str(), "%d-%d", &year, &month) != 2) {
+    return {};
+  }
+  const int index = year * 12 + (month - 1) - months;
+  return fmt::format("{:04d}-{:02d}", index / 12, index % 12 + 1);
+}
+
+bool dated_since(std::string_view date, std::string_view since) {
+  if (since.empty()) {
+    return true;
+  }
+  // A year alone reads as its January; text order is time order.
+  const std::string month = date.size() >= 7 ? std::string(date.substr(0, 7)) : std::string(date) + "-01";
+  return month >= since;
+}
+
+namespace {
+
+double median_mid(const std::vector<const PriceQuote*>& quotes) {
+  std::vector<double> mids;
+  mids.reserve(quotes.size());
+  for (const PriceQuote* q : quotes) {
+    mids.push_back((q->low_usd + q->high_usd) / 2.0);
+  }
+  std::sort(mids.begin(), mids.end());
+  const std::size_t n = mids.size();
+  return (n % 2 == 1) ? mids[n / 2] : (mids[n / 2 - 1] + mids[n / 2]) / 2.0;
+}
+
+RentPrice price_of(const std::vector<const PriceQuote*>& typical, const std::vector<const PriceQuote*>& spread) {
+  RentPrice p;
+  p.tier = typical.front()->tier;
+  p.quotes = static_cast<int>(typical.size());
+  p.range = Range{spread.front()->low_usd, median_mid(typical), spread.front()->high_usd};
+  for (const PriceQuote* q : spread) {
+    p.range.low = std::min(p.range.low, q->low_usd);
+    p.range.high = std::max(p.range.high, q->high_usd);
+  }
+  for (const PriceQuote* q : typical) {
+    p.newest = std::max(p.newest, q->date);
+  }
+  return p;
+}
+
+std::vector<const PriceQuote*> recent_in(const std::vector<PriceQuote>& quotes, Region region, std::string_view since) {
+  std::vector<const PriceQuote*> recent;
+  for (const auto& q : quotes) {
+    if (q.region == region && dated_since(q.date, since)) {
+      recent.push_back(&q);
+    }
+  }
+  return recent;
+}
+
+std::vector<const PriceQuote*> of_tier(const std::vector<const PriceQuote*>& quotes, PriceTier tier) {
+  std::vector<const PriceQuote*> out;
+  std::copy_if(quotes.begin(), quotes.end(), std::back_inserter(out),
+               [&](const PriceQuote* q) { return q->tier == tier; });
+  return out;
+}
+
+}  // namespace
+
+std::optional<RentPrice> rent_price(const std::vector<PriceQuote>& quotes, Region region,
+                                    std::optional<PriceTier> asked, std::string_view since) {
+  const auto recent = recent_in(quotes, region, since);
+  if (asked) {
+    const auto mine = of_tier(recent, *asked);
+    return mine.empty() ? std::nullopt : std::optional<RentPrice>(price_of(mine, mine));
+  }
+  for (const PriceTier tier : typical_tiers(region)) {
+    if (const auto mine = of_tier(recent, tier); !mine.empty()) {
+      return price_of(mine, recent);
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<RentPrice> rent_tiers(const std::vector<PriceQuote>& quotes, Region region, std::string_view since) {
+  const auto recent = recent_in(quotes, region, since);
+  std::vector<RentPrice> out;
+  for (const auto& name : names(PriceTier{})) {
+    if (const auto mine = of_tier(recent, name.value); !mine.empty()) {
+      out.push_back(price_of(mine, mine));
+    }
+  }
+  return out;
+}
+
+bool over_twice_typical(const PriceQuote& quote, const std::vector<PriceQuote>& quotes, std::string_view since) {
+  const auto typical = rent_price(quotes, quote.region, std::nullopt, since);
+  return typical && (quote.low_usd + quote.high_usd) / 2.0 > 2.0 * typical->range.typical;
 }
 
 std::span<const std::string_view> confidence_key_paths() {

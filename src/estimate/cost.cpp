@@ -154,6 +154,41 @@ const ServerPrice* server_row(Region region, bool has_rate, Pick pick) {
 
 }  // namespace
 
+namespace {
+
+struct TermRent {
+  RentPrice price;
+  int months = 0;
+};
+
+// The rent owning is set against when the plan is priced at the catalog's
+// typical: the recent term quotes (leases in China) of the longest stated
+// term from a year up to the years owned; nullopt where there is none.
+std::optional<TermRent> term_rent(const Request& request, const GpuSpec& gpu, const CostEstimate& c) {
+  if (c.price_basis != PriceBasis::catalog_quotes || request.spot || request.market) {
+    return std::nullopt;
+  }
+  const PriceTier tier = request.region == Region::cn ? PriceTier::china_lease : PriceTier::term;
+  const int longest = static_cast<int>(std::floor(request.ownership.years * 12.0 + 1e-9));
+  int months = 0;
+  for (const auto& q : gpu.rent_usd_per_gpu_hour) {
+    if (q.region == request.region && q.tier == tier && q.term_months >= 12 && q.term_months <= longest &&
+        dated_since(q.date, request.quotes_since)) {
+      months = std::max(months, q.term_months);
+    }
+  }
+  if (months == 0) {
+    return std::nullopt;
+  }
+  std::vector<PriceQuote> quotes;
+  std::copy_if(gpu.rent_usd_per_gpu_hour.begin(), gpu.rent_usd_per_gpu_hour.end(), std::back_inserter(quotes),
+               [&](const PriceQuote& q) { return q.tier == tier && q.term_months == months; });
+  const auto price = rent_price(quotes, request.region, tier, request.quotes_since);
+  return price ? std::optional<TermRent>(TermRent{*price, months}) : std::nullopt;
+}
+
+}  // namespace
+
 void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, int count) {
   const OwnershipCosts& asked = request.ownership;
   const ExchangeRate& rate = request.exchange_rate;
@@ -194,10 +229,13 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
     }
     // PCIe cards are bought as needed into a server; the others come as whole boards.
     own.gpus = gpu.form_factor == FormFactor::pcie ? count : own.servers * per_server;
-    const Range host_usd = scale(in_usd(host->price, rate), own.servers);
+    // Host rows price an 8-GPU server: a node of another size carries its
+    // share per GPU (a 1-GPU GH200 node an eighth, a 4-GPU GB200 tray half).
+    const double host_share = per_server / 8.0;
+    const Range host_usd = scale(in_usd(host->price, rate), own.servers * host_share);
     own.servers_usd = Range{card->low * own.gpus + host_usd.low, card->typical * own.gpus + host_usd.typical,
                             card->high * own.gpus + host_usd.high};
-    host_kw = host->host_kw;
+    host_kw = host->host_kw * host_share;
   }
   if (!gpu.tdp_w) {
     c.ownership_gap = OwnershipGap::no_power;
@@ -217,7 +255,12 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
   own.max_kw = (own.gpus * *gpu.tdp_w / 1000.0) + own.servers * host_kw;
   const Range capex{own.servers_usd.low + own.network_usd.low, own.servers_usd.typical + own.network_usd.typical,
                     own.servers_usd.high + own.network_usd.high};
-  if (c.rent_usd_per_gpu_hour) {
+  own.term_sought = c.price_basis == PriceBasis::catalog_quotes && !request.spot && !request.market;
+  if (const auto term = term_rent(request, gpu, c)) {
+    own.rent_usd_per_gpu_hour = term->price.range.typical;
+    own.rent_term_months = term->months;
+    own.rent_term_quotes = term->price.quotes;
+  } else if (c.rent_usd_per_gpu_hour) {
     own.rent_usd_per_gpu_hour = c.rent_usd_per_gpu_hour->typical;
   }
   // One corner: every figure at its low (cheap), typical or high (dear) value.
@@ -251,26 +294,6 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
   c.ownership = std::move(own);
 }
 
-namespace {
-
-// Spot quotes alone with --spot, where the card has any in the market.
-std::vector<PriceQuote> market_quotes(const Request& request, const GpuSpec& gpu, bool& spot) {
-  std::vector<PriceQuote> all;
-  std::vector<PriceQuote> spot_only;
-  for (const auto& quote : gpu.rent_usd_per_gpu_hour) {
-    if (quote.region == request.region) {
-      all.push_back(quote);
-      if (quote.kind == PriceKind::spot) {
-        spot_only.push_back(quote);
-      }
-    }
-  }
-  spot = request.spot && !spot_only.empty();
-  return spot ? spot_only : all;
-}
-
-}  // namespace
-
 void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
   CostEstimate& c = e.cost;
   const auto user_price = std::find_if(request.prices.begin(), request.prices.end(),
@@ -297,22 +320,25 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     }
   } else {
     c.price_basis = PriceBasis::catalog_quotes;
-    const std::vector<PriceQuote> market = market_quotes(request, gpu, c.spot);
-    c.rent_usd_per_gpu_hour = price_range(market);
-    c.rent_quotes = static_cast<int>(market.size());
-    c.spot_missing = request.spot && !c.spot && c.rent_usd_per_gpu_hour;
-  }
-  if (c.rent_usd_per_gpu_hour && c.price_basis == PriceBasis::catalog_quotes && !c.spot) {
-    // Leases (a server-month or longer, divided by the hours) price a short run low.
-    bool any = false;
-    bool leases_only = true;
-    for (const auto& quote : gpu.rent_usd_per_gpu_hour) {
-      if (quote.region == request.region) {
-        any = true;
-        leases_only = leases_only && quote.kind == PriceKind::reserved;
-      }
+    const std::optional<PriceTier> asked = request.spot ? std::optional<PriceTier>(PriceTier::spot) : request.market;
+    auto price = rent_price(gpu.rent_usd_per_gpu_hour, request.region, asked, request.quotes_since);
+    if (!price && asked) {
+      price = rent_price(gpu.rent_usd_per_gpu_hour, request.region, std::nullopt, request.quotes_since);
+      c.spot_missing = request.spot && price;
+      c.market_missing = !request.spot && price;
     }
-    c.lease_rates_only = any && leases_only;
+    if (price) {
+      c.rent_usd_per_gpu_hour = price->range;
+      c.rent_tier = price->tier;
+      c.rent_quotes = price->quotes;
+      c.rent_newest = price->newest;
+      c.spot = price->tier == PriceTier::spot;
+      // Leases (a server-month or longer, divided by the hours) price a short run low.
+      c.lease_rates_only = !asked && (price->tier == PriceTier::term || price->tier == PriceTier::china_lease);
+    } else {
+      c.quotes_too_old = std::any_of(gpu.rent_usd_per_gpu_hour.begin(), gpu.rent_usd_per_gpu_hour.end(),
+                                     [&](const PriceQuote& q) { return q.region == request.region; });
+    }
   }
   add_ownership(request, gpu, c, e.count);  // in rent mode too, at the defaults: what owning would cost
   if (e.training) {

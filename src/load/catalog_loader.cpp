@@ -228,9 +228,9 @@ class CatalogParser {
     if (const auto prices_node = map.node("prices", Presence::optional)) {
       MapReader prices(m_diagnostics, *prices_node, map.child_path("prices"));
       gpu.rent_usd_per_gpu_hour =
-          read_quotes(m_diagnostics, prices, "rent_usd_per_gpu_hour", rent_bounds, false, m_rate);
+          read_quotes(m_diagnostics, prices, "rent_usd_per_gpu_hour", rent_bounds, false, m_rate, m_role);
       gpu.purchase_usd_per_card =
-          read_quotes(m_diagnostics, prices, "purchase_usd_per_card", purchase_bounds, true, m_rate);
+          read_quotes(m_diagnostics, prices, "purchase_usd_per_card", purchase_bounds, true, m_rate, m_role);
       prices.finish();
     }
 

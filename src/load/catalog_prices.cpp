@@ -22,8 +22,40 @@ std::optional<std::string> read_date(yaml::Diagnostics& diagnostics, MapReader& 
   return value;
 }
 
+namespace {
+
+void read_tier(yaml::Diagnostics& diagnostics, MapReader& quote_map, PriceQuote& quote, CatalogRole role) {
+  const auto implied = implied_tier(quote.kind, quote.region);
+  const auto node = quote_map.node("tier", Presence::optional);
+  if (implied) {
+    quote.tier = *implied;
+    if (node) {
+      diagnostics.error(*node, quote_map.child_path("tier"),
+                        fmt::format("a {} quote in region {} is in the {} tier already: leave 'tier' out",
+                                    to_string(quote.kind), to_string(quote.region), to_string(*implied)));
+    }
+    return;
+  }
+  const auto tier =
+      quote_map.enumeration<PriceTier>("tier", role == CatalogRole::base ? Presence::required : Presence::optional);
+  if (!tier) {
+    return;  // specialist, or the error of a missing or unknown name
+  }
+  if (*tier != PriceTier::specialist && *tier != PriceTier::hyperscaler && *tier != PriceTier::marketplace &&
+      *tier != PriceTier::survey) {
+    diagnostics.error(*node, quote_map.child_path("tier"),
+                      fmt::format("'{}' is not the tier of a global on-demand or market-range quote; expected "
+                                  "specialist, hyperscaler, marketplace or survey",
+                                  to_string(*tier)));
+    return;
+  }
+  quote.tier = *tier;
+}
+
+}  // namespace
+
 std::vector<PriceQuote> read_quotes(yaml::Diagnostics& diagnostics, MapReader& prices, std::string_view key,
-                                    Bounds bounds, bool purchase, double cny_per_usd) {
+                                    Bounds bounds, bool purchase, double cny_per_usd, CatalogRole role) {
   std::vector<PriceQuote> out;
   const auto list = prices.node(key, Presence::optional);
   if (!list) {
@@ -92,6 +124,14 @@ std::vector<PriceQuote> read_quotes(yaml::Diagnostics& diagnostics, MapReader& p
       quote.kind = quote_map.enumeration<PriceKind>("kind", Presence::optional).value_or(PriceKind::on_demand);
     }
     quote.region = quote_map.enumeration<Region>("region", Presence::optional).value_or(Region::global);
+    if (!purchase) {
+      read_tier(diagnostics, quote_map, quote, role);
+      quote.term_months = static_cast<int>(quote_map.integer("term_months", Presence::optional, 1, 120).value_or(0));
+      if (quote.term_months > 0 && quote.kind != PriceKind::reserved) {
+        diagnostics.error(*quote_map.node("term_months", Presence::optional), quote_map.child_path("term_months"),
+                          "a term is the length of a reserved quote: give term_months with kind: reserved");
+      }
+    }
     quote.date = read_date(diagnostics, quote_map, "date", Presence::required).value_or("");
     quote.source = quote_map.string("source", Presence::required).value_or("");
     quote_map.finish();

@@ -537,6 +537,7 @@ void add_skypilot_quotes(Collector& collector, const PriceFileSummary& sum, cons
     quote.provider = sum.provider;
     quote.kind = i == 0 ? PriceKind::on_demand : PriceKind::spot;
     quote.region = location.rfind("cn-", 0) == 0 ? Region::cn : Region::global;
+    quote.tier = implied_tier(quote.kind, quote.region).value_or(PriceTier::specialist);
     quote.date = sum.date;
     quote.source = source;
     quote.quoted_in = Currency::usd;
@@ -1009,6 +1010,34 @@ PriceBook parse_price_file(std::string_view text, const PriceFileArg& arg, std::
   return {};
 }
 
+namespace {
+
+// Each file's cards set against the catalog's typical rent in the market of
+// their first quote: a quote above twice it is flagged (likely a premium, a
+// bundle or a price in the wrong unit).
+void compare_with_catalog(PriceBook& book, const Catalog& catalog) {
+  const std::string since = months_before(catalog.info().updated, 12);
+  std::size_t first = 0;
+  for (auto& file : book.files) {
+    for (auto& card : file.cards) {
+      const auto lookup = catalog.find(card.gpu_id);
+      const auto quote = std::find_if(book.quotes.begin() + static_cast<std::ptrdiff_t>(first), book.quotes.end(),
+                                      [&](const ImportedQuote& q) { return q.gpu_id == card.gpu_id; });
+      if (lookup.match == nullptr || quote == book.quotes.end()) {
+        continue;
+      }
+      const auto typical = rent_price(lookup.match->rent_usd_per_gpu_hour, quote->quote.region, std::nullopt, since);
+      if (typical) {
+        card.catalog_typical_usd = typical->range.typical;
+        card.over_twice_typical = card.high_usd > 2.0 * typical->range.typical;
+      }
+    }
+    first += file.quotes;
+  }
+}
+
+}  // namespace
+
 PriceBook load_price_files(const std::vector<std::string>& args, const Catalog& catalog) {
   std::vector<PriceFileArg> parsed;
   for (const auto& text : args) {
@@ -1042,6 +1071,7 @@ PriceBook load_price_files(const std::vector<std::string>& args, const Catalog& 
   if (!problems.empty()) {
     throw DataError(std::move(problems));
   }
+  compare_with_catalog(book, catalog);
   return book;
 }
 

@@ -226,9 +226,11 @@ std::string render_catalog_list_table(const Catalog& catalog, OutputFormat forma
   sheet.row({"id", "name", "vendor", "architecture", "memory_gb", "memory_gib", "memory_type", "bandwidth_gb_per_s",
              "bf16_tflops", "fp8_tflops", "scale_up_gb_per_s", "scale_up_domain", "tdp_w", "china", "rent_usd_low",
              "rent_usd_typical", "rent_usd_high", "confidence"});
+  const std::string since = months_before(catalog.info().updated, 12);
   for (const auto& g : catalog.gpus()) {
     const auto* cn = g.availability_in(Region::cn);
-    const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
+    const auto price = rent_price(g.rent_usd_per_gpu_hour, Region::global, std::nullopt, since);
+    const auto rent = price ? std::optional<Range>(price->range) : std::nullopt;
     sheet.row({g.id, g.name, std::string(to_string(g.vendor)), std::string(to_string(g.architecture)),
                plain(g.memory.size_gb), plain(g.memory.capacity_gib), g.memory.type, plain(g.memory.bandwidth_gb_per_s),
                g.compute.has_bf16 ? plain(g.compute.bf16_tflops) : "", plain(g.compute.fp8_tflops),

@@ -173,6 +173,8 @@ void request_json(Writer& w, const Request& r) {
       }
     });
     w.field("spot", r.spot);
+    w.field("market", r.market ? std::optional(to_string(*r.market)) : std::nullopt);
+    w.field("quotes_since", r.quotes_since);
     price_files_json(w, r.price_files);
     if (is_training(r.task)) {
       w.field("seq_len", r.seq_len);
@@ -474,6 +476,8 @@ void ownership_json(Writer& w, const CostEstimate& c) {
     optional_range(w, "per_gpu_hour_used", own->usd_per_gpu_hour_used());
     w.field("rent_per_gpu_hour",
             own->rent_usd_per_gpu_hour ? std::optional(round6(*own->rent_usd_per_gpu_hour)) : std::nullopt);
+    w.field("rent_term_months", own->rent_term_months);
+    w.field("rent_term_quotes", own->rent_term_quotes);
     auto maybe = [](const std::optional<double>& v) { return v ? std::optional(round6(*v)) : std::nullopt; };
     w.object("break_even_utilisation", [&] {
       w.field("low", maybe(own->low.break_even_utilisation));
@@ -648,6 +652,11 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
     w.field("spot_missing", e.cost.spot_missing);
     w.field("lease_rates_only", e.cost.lease_rates_only);
     w.field("rent_quotes", e.cost.rent_quotes);
+    const bool from_catalog = e.cost.price_basis == PriceBasis::catalog_quotes && e.cost.rent_usd_per_gpu_hour;
+    w.field("rent_tier", from_catalog ? std::optional(to_string(e.cost.rent_tier)) : std::nullopt);
+    w.field("rent_quotes_newest", from_catalog ? std::optional(e.cost.rent_newest) : std::nullopt);
+    w.field("market_missing", e.cost.market_missing);
+    w.field("quotes_too_old", e.cost.quotes_too_old);
     w.field("no_instance_for_gpus", e.cost.no_instance_for_gpus);
     optional_range(w, "rent", e.cost.rent_usd);
     w.field("rent_overhead",
@@ -702,7 +711,8 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
   w.end_object();
 }
 
-void quotes_json(Writer& w, std::string_view name, const std::vector<PriceQuote>& list, bool purchase) {
+void quotes_json(Writer& w, std::string_view name, const std::vector<PriceQuote>& list, bool purchase,
+                 std::string_view since) {
   w.array(name, [&] {
     for (const auto& q : list) {
       w.begin_object();
@@ -718,6 +728,10 @@ void quotes_json(Writer& w, std::string_view name, const std::vector<PriceQuote>
         w.field("condition", to_string(q.condition));
       } else {
         w.field("kind", to_string(q.kind));
+        w.field("tier", to_string(q.tier));
+        w.field("term_months", q.term_months);
+        w.field("recent", dated_since(q.date, since));
+        w.field("over_twice_typical", over_twice_typical(q, list, since));
         w.field("instance_type", q.instance_type);
         w.field("gpus_per_instance", q.gpus_per_instance);
         w.field("location", q.location);
@@ -731,7 +745,7 @@ void quotes_json(Writer& w, std::string_view name, const std::vector<PriceQuote>
   });
 }
 
-void gpu_full_json(Writer& w, const GpuSpec& g) {
+void gpu_full_json(Writer& w, const GpuSpec& g, std::string_view since) {
   w.begin_object();
   w.field("id", g.id);
   w.field("name", g.name);
@@ -796,9 +810,29 @@ void gpu_full_json(Writer& w, const GpuSpec& g) {
     }
   });
   w.object("prices", [&] {
-    quotes_json(w, "rent_usd_per_gpu_hour", g.rent_usd_per_gpu_hour, false);
-    optional_range(w, "rent_usd_per_gpu_hour_range", price_range(g.rent_usd_per_gpu_hour, Region::global));
-    quotes_json(w, "purchase_usd_per_card", g.purchase_usd_per_card, true);
+    quotes_json(w, "rent_usd_per_gpu_hour", g.rent_usd_per_gpu_hour, false, since);
+    const auto rent = rent_price(g.rent_usd_per_gpu_hour, Region::global, std::nullopt, since);
+    optional_range(w, "rent_usd_per_gpu_hour_range", rent ? std::optional<Range>(rent->range) : std::nullopt);
+    w.field("quotes_since", since);
+    w.object("rent_tiers", [&] {
+      for (const Region region : {Region::global, Region::cn}) {
+        const auto typical = rent_price(g.rent_usd_per_gpu_hour, region, std::nullopt, since);
+        w.object(to_string(region), [&] {
+          w.field("typical_tier", typical ? std::optional(to_string(typical->tier)) : std::nullopt);
+          w.array("tiers", [&] {
+            for (const RentPrice& tier : rent_tiers(g.rent_usd_per_gpu_hour, region, since)) {
+              w.begin_object();
+              w.field("tier", to_string(tier.tier));
+              w.field("quotes", tier.quotes);
+              optional_range(w, "usd_per_gpu_hour", tier.range);
+              w.field("newest", tier.newest);
+              w.end_object();
+            }
+          });
+        });
+      }
+    });
+    quotes_json(w, "purchase_usd_per_card", g.purchase_usd_per_card, true, since);
     optional_range(w, "purchase_usd_per_card_range", price_range(g.purchase_usd_per_card, Region::global));
   });
   w.field("confidence", to_string(g.confidence));
@@ -1036,9 +1070,10 @@ std::string render_catalog_list_json(const Catalog& catalog) {
       JsonStyle::pretty,
       [&](Writer& w) {
         catalog_json(w, catalog.info());
+        const std::string since = months_before(catalog.info().updated, 12);
         w.array("gpus", [&] {
           for (const auto& gpu : catalog.gpus()) {
-            gpu_full_json(w, gpu);
+            gpu_full_json(w, gpu, since);
           }
         });
       },
@@ -1062,11 +1097,12 @@ std::string render_models_json(const ModelCatalog& models) {
       1 << 16);
 }
 
-std::string render_gpu_json(const GpuSpec& gpu, const std::vector<PriceQuote>& imported) {
+std::string render_gpu_json(const GpuSpec& gpu, const CatalogInfo& info, const std::vector<PriceQuote>& imported) {
+  const std::string since = months_before(info.updated, 12);
   return document(JsonStyle::pretty, [&](Writer& w) {
     w.key("gpu");
-    gpu_full_json(w, gpu);
-    quotes_json(w, "price_file_quotes", imported, false);
+    gpu_full_json(w, gpu, since);
+    quotes_json(w, "price_file_quotes", imported, false, since);
   });
 }
 
@@ -1089,6 +1125,9 @@ std::string render_prices_json(const PriceBook& book) {
             w.field("quotes", card.quotes);
             w.field("low_usd_per_gpu_hour", round6(card.low_usd));
             w.field("high_usd_per_gpu_hour", round6(card.high_usd));
+            w.field("catalog_typical_usd_per_gpu_hour",
+                    card.catalog_typical_usd > 0 ? std::optional(round6(card.catalog_typical_usd)) : std::nullopt);
+            w.field("over_twice_typical", card.over_twice_typical);
             w.field("shapes", card.shapes);
             w.field("names", card.names);
             w.field("more_names", card.more_names);

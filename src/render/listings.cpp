@@ -47,9 +47,10 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l, const T
                                {say(l, Phrase::list_rent_h), 5, Align::right},
                                {say(l, Phrase::list_confidence), 1}},
                               l);
+  const std::string since = months_before(catalog.info().updated, 12);
   for (const auto& g : catalog.gpus()) {
     const auto* cn = g.availability_in(Region::cn);
-    const auto rent = price_range(g.rent_usd_per_gpu_hour, Region::global);
+    const auto rent = rent_price(g.rent_usd_per_gpu_hour, Region::global, std::nullopt, since);
     table.add_row(
         {g.id, g.name, fmt::format("{} GB {}", format::number(g.memory.size_gb), g.memory.type),
          format::number(g.memory.bandwidth_gb_per_s), g.compute.has_bf16 ? format::number(g.compute.bf16_tflops) : "-",
@@ -58,7 +59,7 @@ std::string render_catalog_list_text(const Catalog& catalog, Language l, const T
              ? fmt::format("{} GB/s x{}", format::number(g.interconnect.bandwidth_gb_per_s), g.interconnect.domain_size)
              : say(l, Phrase::list_pcie_only),
          g.tdp_w ? format::number(*g.tdp_w) : "?", cn ? catalog_word(cn->status, l) : "?",
-         rent ? fmt::format("{:.2f}", rent->typical) : "-", catalog_word(g.confidence, l)});
+         rent ? fmt::format("{:.2f}", rent->range.typical) : "-", catalog_word(g.confidence, l)});
   }
   return render::wrap_lines(
              say(l, Phrase::list_catalog_intro, catalog.size(), catalog.info().version, catalog.info().updated),
@@ -252,12 +253,75 @@ std::string region_tag(Region region, Language l) {
   return region == Region::global ? std::string() : say(l, Phrase::list_region_tag, catalog_word(region, l));
 }
 
-// The catalog's quotes of one kind: the range per market (Chinese prices in
-// CNY at the catalog's rate, the rest in USD), then each quote with its source.
-void card_quotes(CardText& c, const ExchangeRate& rate, Phrase title_phrase, const std::vector<PriceQuote>& list,
-                 bool purchase) {
+// A rent quote's market tier as the listings show it: the catalog's word in
+// English, its meaning in Chinese; a term's length after it.
+std::string tier_word(const PriceQuote& q, Language l) {
+  std::string word = l == Language::en ? std::string(to_string(q.tier)) : describe(q.tier, l);
+  if (q.term_months > 0) {
+    word += say(l, Phrase::list_term_months, q.term_months);
+  }
+  return word;
+}
+
+// The catalog's rent quotes: per region the typical and each market tier
+// (Chinese prices in CNY at the catalog's rate, the rest in USD), then each
+// quote with its tier and source, flagged when far above the typical or too
+// old to count.
+void card_rent_quotes(CardText& c, const CatalogInfo& info, const std::vector<PriceQuote>& list) {
   const Language l = c.l;
-  const std::string title = say(l, title_phrase);
+  const std::string title = say(l, Phrase::list_rent_per_gpu_hour);
+  if (list.empty()) {
+    c.field(title, say(l, Phrase::list_no_sourced_quote));
+    return;
+  }
+  const ExchangeRate& rate = info.exchange_rate;
+  const std::string since = months_before(info.updated, 12);
+  for (const Region region : {Region::global, Region::cn}) {
+    const format::MoneyUnit unit = region == Region::cn && rate.cny_per_usd > 0
+                                       ? format::MoneyUnit{Currency::cny, rate.cny_per_usd}
+                                       : format::MoneyUnit{};
+    const auto typical = rent_price(list, region, std::nullopt, since);
+    if (!typical) {
+      continue;
+    }
+    c.field(say(l, Phrase::list_parenthesis, title, catalog_word(region, l)),
+            say(l, Phrase::list_typical_range, format::money(typical->range.typical, unit),
+                format::money(typical->range.low, unit), format::money(typical->range.high, unit)) +
+                say(l, Phrase::list_typical_tier, describe(typical->tier, l)));
+    for (const RentPrice& tier : rent_tiers(list, region, since)) {
+      const std::string name = describe(tier.tier, l);
+      c.line(
+          "    " + (tier.quotes == 1
+                        ? say(l, Phrase::list_tier_one, name, format::money(tier.range.typical, unit), tier.newest)
+                        : say(l, Phrase::list_tier, name, format::money(tier.range.typical, unit), tier.quotes,
+                              format::money(tier.range.low, unit), format::money(tier.range.high, unit), tier.newest)),
+          6);
+    }
+  }
+  c.line("  " + say(l, Phrase::list_quotes_heading), 4);
+  for (const auto& q : list) {
+    std::string flags;
+    if (!dated_since(q.date, since)) {
+      flags = say(l, Phrase::list_quote_stale);
+    } else if (over_twice_typical(q, list, since)) {
+      const format::MoneyUnit unit = q.quoted_in == Currency::cny && rate.cny_per_usd > 0
+                                         ? format::MoneyUnit{Currency::cny, rate.cny_per_usd}
+                                         : format::MoneyUnit{};
+      flags = say(l, Phrase::list_quote_flag,
+                  format::money(rent_price(list, q.region, std::nullopt, since)->range.typical, unit));
+    }
+    c.line("    " +
+               say(l, Phrase::list_quote, format::quoted_amount(q), tier_word(q, l), region_tag(q.region, l),
+                   source_text(q.provider, l), q.date, source_text(q.source, l)) +
+               flags,
+           6);
+  }
+}
+
+// The catalog's purchase quotes: the range per market, then each quote with its source.
+void card_purchase_quotes(CardText& c, const ExchangeRate& rate, const std::vector<PriceQuote>& list) {
+  const Language l = c.l;
+  const std::string title = say(l, Phrase::list_purchase_per_card);
   if (list.empty()) {
     c.field(title, say(l, Phrase::list_no_sourced_quote));
     return;
@@ -273,9 +337,8 @@ void card_quotes(CardText& c, const ExchangeRate& rate, Phrase title_phrase, con
     }
   }
   for (const auto& q : list) {
-    c.line("    " + say(l, Phrase::list_quote, format::quoted_amount(q),
-                        purchase ? catalog_word(q.condition, l) : catalog_word(q.kind, l), region_tag(q.region, l),
-                        source_text(q.provider, l), q.date, source_text(q.source, l)),
+    c.line("    " + say(l, Phrase::list_quote, format::quoted_amount(q), catalog_word(q.condition, l),
+                        region_tag(q.region, l), source_text(q.provider, l), q.date, source_text(q.source, l)),
            6);
   }
 }
@@ -321,7 +384,7 @@ void card_sources(CardText& c) {
 
 }  // namespace
 
-std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language l, const TextStyle& style,
+std::string render_gpu_text(const GpuSpec& g, const CatalogInfo& info, Language l, const TextStyle& style,
                             const std::vector<PriceQuote>& imported) {
   CardText c{g, l, width_of(style), {}};
   card_identity(c);
@@ -334,8 +397,8 @@ std::string render_gpu_text(const GpuSpec& g, const ExchangeRate& rate, Language
     card_availability(c, region, a);
   }
   c.heading(Phrase::list_prices_indicative);
-  card_quotes(c, rate, Phrase::list_rent_per_gpu_hour, g.rent_usd_per_gpu_hour, false);
-  card_quotes(c, rate, Phrase::list_purchase_per_card, g.purchase_usd_per_card, true);
+  card_rent_quotes(c, info, g.rent_usd_per_gpu_hour);
+  card_purchase_quotes(c, info.exchange_rate, g.purchase_usd_per_card);
   if (!imported.empty()) {
     card_imported_quotes(c, imported);
   }

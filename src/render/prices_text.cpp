@@ -59,6 +59,15 @@ std::string render_prices_text(const PriceBook& book, const Catalog& catalog, La
                                                                   say(l, Phrase::prices_names_more, card.more_names))});
       }
       out += table.to_string("  ", width);
+      for (const auto& card : file.cards) {
+        if (card.over_twice_typical) {
+          out += render::wrap_lines(
+                     "  " + say(l, Phrase::prices_over_typical, card.gpu_id, format::money(card.high_usd, {}),
+                                format::money(card.catalog_typical_usd, {})),
+                     width, "    ") +
+                 "\n";
+        }
+      }
     }
     if (!file.unknown.empty()) {
       std::vector<std::string> items;

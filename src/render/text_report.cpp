@@ -107,11 +107,11 @@ std::string headline(const Report& report, Language l) {
       line += say(l, Phrase::best_basis_file, offer_units(*e.cost.offer, l), e.cost.offer->provider,
                   e.cost.offer->location);
     } else {
-      line += say(l, e.cost.price_basis == PriceBasis::user_price ? Phrase::best_basis_user
-                     : e.cost.spot                                ? Phrase::best_basis_spot
-                     : e.cost.lease_rates_only                    ? Phrase::best_basis_leases
-                     : e.cost.rent_quotes == 1                    ? Phrase::best_basis_one_quote
-                                                                  : Phrase::best_basis_quotes);
+      const std::string tier = describe(e.cost.rent_tier, l);
+      line += e.cost.price_basis == PriceBasis::user_price ? say(l, Phrase::best_basis_user)
+              : e.cost.lease_rates_only                    ? say(l, Phrase::best_basis_leases)
+              : e.cost.rent_quotes == 1                    ? say(l, Phrase::best_basis_one_quote, tier)
+                                        : say(l, Phrase::best_basis_quotes, e.cost.rent_quotes, tier);
     }
   } else if (mode == CostMode::buy && e.cost.purchase_usd) {
     line += say(l, Phrase::best_buy, format::money(e.cost.purchase_usd->typical, unit));

@@ -368,6 +368,11 @@ std::string describe_verdict(const Request& request, const OwnershipCost& own, s
       !even ? say(language, Phrase::verdict_never, percent, own.gpus, gpu_name, used, owned, rent)
             : say(language, own.owning_cheaper.value_or(false) ? Phrase::verdict_buy : Phrase::verdict_rent, percent,
                   own.gpus, gpu_name, used, owned, rent, 100.0 * *even);
+  if (own.rent_term_months > 0) {
+    line += say(language, Phrase::verdict_term, own.rent_term_months, own.rent_term_quotes, format::number(own.years));
+  } else if (own.term_sought && own.rent_usd_per_gpu_hour) {
+    line += say(language, Phrase::verdict_no_term);
+  }
   if (const auto& months = own.typical.months_to_break_even; months && own.owning_cheaper.value_or(false)) {
     // Beyond the years kept, the rent saved alone does not repay the purchase: the resale value does the rest.
     line += *months <= own.years * 12 ? say(language, Phrase::verdict_payback, format::number(std::round(*months)))
@@ -378,6 +383,26 @@ std::string describe_verdict(const Request& request, const OwnershipCost& own, s
 }
 
 namespace {
+
+// What a plan's rent per GPU-hour is: your --price, a price file's offer, or
+// the median of the catalog's quotes of one market tier, with their spread.
+std::string rent_basis(const CostEstimate& c, const Request& request, Language language) {
+  if (c.price_basis == PriceBasis::user_price) {
+    return say(language, Phrase::your_price);
+  }
+  if (c.offer) {
+    return describe(*c.offer, request, language);
+  }
+  const format::MoneyUnit unit = format::money_unit(request);
+  const Range& price = *c.rent_usd_per_gpu_hour;
+  const std::string tier = describe(c.rent_tier, language);
+  std::string where = c.rent_quotes == 1 ? say(language, Phrase::rent_basis_one, tier)
+                                         : say(language, Phrase::rent_basis_median, c.rent_quotes, tier);
+  if (price.low != price.high) {
+    where += say(language, Phrase::rent_basis_span, format::money(price.low, unit), format::money(price.high, unit));
+  }
+  return where;
+}
 
 std::vector<std::string> facts_of(const Request& request, const Recommendation& option, Language language) {
   const bool cheapest = option.cheapest;
@@ -489,14 +514,13 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     }
   } else if (c.rent_usd_per_gpu_hour) {
     const auto& price = *c.rent_usd_per_gpu_hour;
-    const std::string where = c.price_basis == PriceBasis::user_price ? say(language, Phrase::your_price)
-                              : c.offer                               ? describe(*c.offer, request, language)
-                              : price.low == price.high               ? say(language, Phrase::one_quote)
-                                                        : say(language, Phrase::quotes, format::money(price.low, unit),
-                                                              format::money(price.high, unit));
-    const std::string leases = (c.lease_rates_only ? say(language, Phrase::lease_rates_only) : std::string()) +
-                               (c.spot_missing ? say(language, Phrase::spot_missing) : std::string()) +
-                               (c.offer ? describe_idle(*c.offer, e.count, language) : std::string());
+    const std::string where = rent_basis(c, request, language);
+    const std::string leases =
+        (c.lease_rates_only ? say(language, Phrase::lease_rates_only) : std::string()) +
+        (c.spot_missing ? say(language, Phrase::spot_missing) : std::string()) +
+        (c.market_missing && request.market ? say(language, Phrase::market_missing, describe(*request.market, language))
+                                            : std::string()) +
+        (c.offer ? describe_idle(*c.offer, e.count, language) : std::string());
     if (e.training && c.rent_usd) {
       lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical, unit),
                           format::money(price.typical, unit), where,
@@ -509,6 +533,8 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     }
   } else if (c.no_instance_for_gpus > 0) {
     lines.push_back(say(language, Phrase::no_rent_instance, c.no_instance_for_gpus));
+  } else if (c.quotes_too_old) {
+    lines.push_back(say(language, Phrase::quotes_too_old));
   } else {
     lines.push_back(say(language, Phrase::no_rent_price));
   }
@@ -532,6 +558,21 @@ std::string recompute_words(Recompute mode, Language language) {
 }
 
 }  // namespace
+
+std::string describe(PriceTier tier, Language language) {
+  switch (tier) {
+    case PriceTier::specialist: return say(language, Phrase::tier_specialist);
+    case PriceTier::hyperscaler: return say(language, Phrase::tier_hyperscaler);
+    case PriceTier::marketplace: return say(language, Phrase::tier_marketplace);
+    case PriceTier::survey: return say(language, Phrase::tier_survey);
+    case PriceTier::serverless: return say(language, Phrase::tier_serverless);
+    case PriceTier::spot: return say(language, Phrase::tier_spot);
+    case PriceTier::term: return say(language, Phrase::tier_term);
+    case PriceTier::china_cloud: return say(language, Phrase::tier_china_cloud);
+    case PriceTier::china_lease: return say(language, Phrase::tier_china_lease);
+  }
+  return {};
+}
 
 std::string describe(PriceKind kind, Language language) {
   switch (kind) {
@@ -849,8 +890,10 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
                         : say(language, Phrase::assume_price_file, file.file, format, provider, file.date,
                               text::join(cards, say(language, Phrase::fit_list_separator))));
     }
-    if (request.spot) {
-      out.push_back(say(language, Phrase::assume_spot));
+    if (request.spot || request.market) {
+      const bool spot = !request.market || *request.market == PriceTier::spot;
+      out.push_back(spot ? say(language, Phrase::assume_spot)
+                         : say(language, Phrase::assume_market, describe(*request.market, language)));
     }
   } else {
     const auto& own = request.ownership;

@@ -57,9 +57,9 @@ TEST_CASE("money is shown in CNY in China, in every format, and amounts take a c
   }
   // --currency usd in China, and an amount in CNY elsewhere.
   CHECK_THAT(with({"--currency", "usd"}).out, Catch::Contains("$") && !Catch::Contains("\xc2\xa5"));
-  const Result capped = run({"--params", "7B", "--task", "inference", "--budget", "3330cny", "--format", "json"});
+  const Result capped = run({"--params", "7B", "--task", "inference", "--budget", "3996cny", "--format", "json"});
   REQUIRE(capped.status == 0);
-  CHECK(nlohmann::json::parse(capped.out)["request"]["budget_usd"].get<double>() == Approx(500.0).epsilon(1e-6));
+  CHECK(nlohmann::json::parse(capped.out)["request"]["budget_usd"].get<double>() == Approx(600.0).epsilon(1e-6));
   const Result bad = run({"--params", "7B", "--task", "inference", "--currency", "eur"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("--currency: 'eur' is not valid; expected usd or cny"));
@@ -67,10 +67,11 @@ TEST_CASE("money is shown in CNY in China, in every format, and amounts take a c
 
 TEST_CASE("the headline says what drives it, plans show their headroom, unpriced cards are not zeroed",
           "[cli][advice]") {
-  const Result lora = run({"--params", "70B", "--task", "lora", "--budget", "low"});
+  const Result lora = run({"--params", "70B", "--task", "lora", "--budget", "low"}, "COLUMNS=400");
   REQUIRE(lora.status == 0);
-  CHECK_THAT(lora.out, Catch::Contains("(median of dated quotes)") && Catch::Contains("100M tokens (the default") &&
-                           Catch::Contains("Headroom") && Catch::Contains("have no price for this mode and region"));
+  CHECK_THAT(lora.out, Catch::Contains("dated specialist-cloud on-demand quote") &&
+                           Catch::Contains("100M tokens (the default") && Catch::Contains("Headroom") &&
+                           Catch::Contains("have no price for this mode and region"));
   // Serving: the operating point is the most sequences that meet the
   // interactive defaults, and the headline says how many and how fast per user.
   const Result serve_json = run({"--params", "70B", "--task", "inference", "--format", "json"});
@@ -605,7 +606,7 @@ TEST_CASE("own or rent: a used 8 x A100 server and a new H100 server, with their
   const Result h100 = run({"--params", "70B", "--task", "lora", "--mode", "buy", "--gpu", "h100-sxm5"});
   REQUIRE(h100.status == 0);
   CHECK_THAT(h100.out, Catch::Contains("in one server for about $270k (the price of whole servers)"));
-  CHECK_THAT(h100.out, Catch::Contains("if busy more than"));
+  CHECK_THAT(h100.out, Catch::Contains("busy more than"));
 
   // The A100 80GB SXM4 is sold used only: bought new it is not priced, and says what to do.
   const Result new_a100 = run({"--params", "70B", "--task", "lora", "--mode", "buy", "--gpu", "a100-80gb-sxm4"});
@@ -826,14 +827,74 @@ TEST_CASE("training: layout degrees the user fixes are kept, the rest searched, 
 
 TEST_CASE("a rent from a single dated quote says so, in the text and in JSON", "[cli][prices]") {
   // Issue 37: H200 NVL's only rent quote (RunPod Secure, 2026-08) is its
-  // typical; a card with several quotes keeps "median of dated quotes".
-  const Result one = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h200-nvl"});
+  // typical; a card with several quotes says how many, and of which tier.
+  const Result one = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h200-nvl"}, "COLUMNS=400");
   REQUIRE(one.status == 0);
-  CHECK_THAT(one.out, Catch::Contains("(its one dated quote)"));
-  const Result many = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm5"});
+  CHECK_THAT(one.out, Catch::Contains("(its one dated specialist-cloud on-demand quote)"));
+  const Result many = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm5"}, "COLUMNS=400");
   REQUIRE(many.status == 0);
-  CHECK_THAT(many.out, Catch::Contains("(median of dated quotes)"));
+  CHECK_THAT(many.out, Catch::Matches("(.|\\n)*\\(median of [0-9]+ dated specialist-cloud on-demand(.|\\n)*"));
   const Result json = run({"--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h200-nvl", "--format", "json"});
   REQUIRE(json.status == 0);
   CHECK(nlohmann::json::parse(json.out)["recommendations"][0]["cost_usd"]["rent_quotes"] == 1);
+}
+
+TEST_CASE("rent is priced at one market tier: the typical by default, --market on request", "[cli][prices]") {
+  // Issue 37: the typical is the specialist clouds' median for every card;
+  // --market prices at another tier where the card has recent quotes there.
+  const auto cost = [](const Result& r) { return nlohmann::json::parse(r.out)["recommendations"][0]["cost_usd"]; };
+  const std::vector<std::string> h100 = {"--params", "8B", "--task", "lora", "--gpu", "h100-sxm5", "--format", "json"};
+  const Result typical = run(h100);
+  REQUIRE(typical.status == 0);
+  CHECK(cost(typical)["rent_tier"] == "specialist");
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = h100;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  const Result hyperscaler = with({"--market", "hyperscaler"});
+  REQUIRE(hyperscaler.status == 0);
+  CHECK(cost(hyperscaler)["rent_tier"] == "hyperscaler");
+  CHECK(cost(hyperscaler)["rent_per_gpu_hour"]["typical"].get<double>() >
+        2 * cost(typical)["rent_per_gpu_hour"]["typical"].get<double>() * 0.8);
+  CHECK(nlohmann::json::parse(hyperscaler.out)["request"]["market"] == "hyperscaler");
+  // A tier the card has no recent quote in: the typical, and it says so.
+  const Result missing =
+      run({"--params", "8B", "--task", "lora", "--gpu", "h200-nvl", "--market", "hyperscaler"}, "COLUMNS=400");
+  REQUIRE(missing.status == 0);
+  CHECK_THAT(missing.out, Catch::Contains("no recent hyperscaler on-demand quote for this card, so at its typical"));
+  const Result both = run({"--params", "8B", "--task", "lora", "--spot", "--market", "term"});
+  CHECK(both.status == 2);
+  CHECK_THAT(both.err, Catch::Contains("--spot is --market spot"));
+  const Result bad = run({"--params", "8B", "--task", "lora", "--market", "boutique"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--market: 'boutique' is not valid"));
+}
+
+TEST_CASE("owning is set against a term rent when one is quoted, and used H100, A100 and RTX 4090 are priced",
+          "[cli][prices]") {
+  // Issue 37: --years 3 compares against the 36-month term quotes; --years 1
+  // against the 12-month ones; used servers of the three cards have prices.
+  const auto own = [](const Result& r) {
+    return nlohmann::json::parse(r.out)["recommendations"][0]["cost_usd"]["ownership"];
+  };
+  const Result three = run(
+      {"--params", "8B", "--task", "lora", "--gpu", "h100-sxm5", "--mode", "buy", "--years", "3", "--format", "json"});
+  REQUIRE(three.status == 0);
+  CHECK(own(three)["rent_term_months"] == 36);
+  CHECK(own(three)["rent_term_quotes"].get<int>() >= 3);
+  const Result one = run(
+      {"--params", "8B", "--task", "lora", "--gpu", "h100-sxm5", "--mode", "buy", "--years", "1", "--format", "json"});
+  REQUIRE(one.status == 0);
+  CHECK(own(one)["rent_term_months"] == 12);
+  CHECK(own(one)["rent_per_gpu_hour"].get<double>() > own(three)["rent_per_gpu_hour"].get<double>());
+  const Result text = run({"--params", "8B", "--task", "lora", "--gpu", "h100-sxm5", "--mode", "buy"}, "COLUMNS=400");
+  CHECK_THAT(text.out, Catch::Contains("36-month term quotes"));
+  for (const char* gpu : {"h100-sxm5", "a100-80gb-sxm4", "rtx-4090"}) {
+    const Result used = run(
+        {"--params", "8B", "--task", "lora", "--gpu", gpu, "--mode", "buy", "--condition", "used", "--format", "json"});
+    REQUIRE(used.status == 0);
+    CHECK(own(used)["condition"] == "used");
+    CHECK(own(used)["servers_price"]["typical"].get<double>() > 0);
+  }
 }

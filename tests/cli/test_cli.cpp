@@ -327,12 +327,12 @@ TEST_CASE("buying in China rejects what cannot be bought in China, with dates", 
 }
 
 TEST_CASE("a budget amount caps the plan and --explain=all shows every rule", "[cli][rules]") {
-  const Result capped = run({"--params", "7B", "--task", "inference", "--budget", "$500", "--format", "json"});
+  const Result capped = run({"--params", "7B", "--task", "inference", "--budget", "$600", "--format", "json"});
   REQUIRE(capped.status == 0);
   const auto doc = nlohmann::json::parse(capped.out);
-  CHECK(doc["request"]["budget_usd"] == 500.0);
+  CHECK(doc["request"]["budget_usd"] == 600.0);
   for (const auto& rec : doc["recommendations"]) {
-    CHECK(rec["cost_usd"]["rent"]["typical"].get<double>() * 730 <= 500.0);
+    CHECK(rec["cost_usd"]["rent"]["typical"].get<double>() * 730 <= 600.0);
   }
   const Result explained =
       run({"--params", "7B", "--task", "inference", "--budget", "low", "--explain=all", "--top", "2"});

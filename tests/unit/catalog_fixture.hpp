@@ -37,8 +37,8 @@ gpus:
       cn: {status: banned, since: "2022-09", verified: "2026-01", banned_since: "2022-10-07"}
     prices:
       rent_usd_per_gpu_hour:
-        - {usd: 2.0, provider: "P1", kind: on_demand, date: "2026-05", source: "s1"}
-        - {usd: [1.0, 4.0], provider: "P2", kind: market_range, date: "2026-05", source: "s2"}
+        - {usd: 2.0, provider: "P1", tier: specialist, kind: on_demand, date: "2026-05", source: "s1"}
+        - {usd: [1.0, 4.0], provider: "P2", tier: survey, kind: market_range, date: "2026-05", source: "s2"}
     confidence: datasheet
     field_confidence:
       tdp_w: estimate

@@ -124,6 +124,79 @@ TEST_CASE("wrong types, missing and out-of-range values are errors", "[loader]")
              Catch::Contains("'Test 80' is not a valid id"));
 }
 
+TEST_CASE("the typical rent is one statistic: the median of the first tier with recent quotes", "[loader][tiers]") {
+  auto quote = [](double usd, PriceTier tier, std::string date, Region region = Region::global) {
+    PriceQuote q;
+    q.low_usd = q.high_usd = usd;
+    q.tier = tier;
+    q.date = std::move(date);
+    q.region = region;
+    return q;
+  };
+  const std::string since = months_before("2026-12-07", 12);
+  CHECK(since == "2025-12");
+  CHECK(months_before("2026-01-15", 1) == "2025-12");
+  CHECK(months_before("2026", 12).empty());
+  CHECK(dated_since("2025-12-01", since));
+  CHECK_FALSE(dated_since("2025-11-30", since));
+  CHECK(dated_since("2026", since));  // a year alone reads as its January
+  CHECK_FALSE(dated_since("2025", since));
+  const std::vector<PriceQuote> quotes = {
+      quote(2.0, PriceTier::specialist, "2026-09"),  quote(3.0, PriceTier::specialist, "2026-10-01"),
+      quote(9.0, PriceTier::specialist, "2025-06"),  // too old: not in the typical, nor in the range
+      quote(7.0, PriceTier::hyperscaler, "2026-11"), quote(1.0, PriceTier::marketplace, "2026-11"),
+      quote(0.8, PriceTier::spot, "2026-11"),        quote(4.0, PriceTier::china_cloud, "2026-08", Region::cn)};
+  const auto typical = rent_price(quotes, Region::global, std::nullopt, since);
+  REQUIRE(typical);
+  CHECK(typical->tier == PriceTier::specialist);
+  CHECK(typical->quotes == 2);
+  CHECK(typical->newest == "2026-10-01");
+  CHECK(typical->range.typical == Approx(2.5));  // not 3.0 with the stale 9.0, nor the hyperscaler's 7.0
+  CHECK(typical->range.low == Approx(0.8));      // the spread is every recent quote's
+  CHECK(typical->range.high == Approx(7.0));
+  // Without a specialist quote, the hyperscalers' list price; a tier asked for is its quotes alone.
+  const std::vector<PriceQuote> no_specialist(quotes.begin() + 3, quotes.end());
+  CHECK(rent_price(no_specialist, Region::global, std::nullopt, since)->tier == PriceTier::hyperscaler);
+  const auto spot = rent_price(quotes, Region::global, PriceTier::spot, since);
+  REQUIRE(spot);
+  CHECK(spot->range.low == spot->range.high);
+  CHECK(spot->range.typical == Approx(0.8));
+  CHECK_FALSE(rent_price(quotes, Region::global, PriceTier::term, since));
+  CHECK(rent_price(quotes, Region::cn, std::nullopt, since)->tier == PriceTier::china_cloud);
+  // Every quote too old: no price (the caller says why).
+  CHECK_FALSE(rent_price({quotes[2]}, Region::global, std::nullopt, since));
+  CHECK(rent_price({quotes[2]}, Region::global, std::nullopt, "").has_value());
+  const auto tiers = rent_tiers(quotes, Region::global, since);
+  REQUIRE(tiers.size() == 4);
+  CHECK(tiers[0].tier == PriceTier::specialist);
+  CHECK(tiers[3].tier == PriceTier::spot);
+}
+
+TEST_CASE("a rent quote's market tier is stated where its seller decides, and implied elsewhere", "[loader]") {
+  const Catalog catalog = parse_catalog(valid_catalog, "cards.yaml", CatalogRole::base);
+  CHECK(catalog.gpus().front().rent_usd_per_gpu_hour[0].tier == PriceTier::specialist);
+  CHECK(catalog.gpus().front().rent_usd_per_gpu_hour[1].tier == PriceTier::survey);
+  CHECK_THAT(first_message(replace(valid_catalog, "tier: specialist, ", "")),
+             Catch::Contains("rent_usd_per_gpu_hour[0].tier: required key is missing"));
+  // An overlay may leave it out: its own on-demand price is a specialist's.
+  const Catalog overlay =
+      parse_catalog(replace(valid_catalog, "tier: specialist, ", ""), "o.yaml", CatalogRole::overlay);
+  CHECK(overlay.gpus().front().rent_usd_per_gpu_hour[0].tier == PriceTier::specialist);
+  CHECK_THAT(first_message(replace(valid_catalog, "tier: specialist, kind: on_demand", "tier: specialist, kind: spot")),
+             Catch::Contains("a spot quote in region global is in the spot tier already: leave 'tier' out"));
+  CHECK_THAT(first_message(replace(valid_catalog, "tier: specialist", "tier: term")),
+             Catch::Contains("'term' is not the tier of a global on-demand or market-range quote"));
+  CHECK_THAT(first_message(replace(valid_catalog, "tier: specialist", "tier: boutique")),
+             Catch::Contains("'boutique' is not valid"));
+  const Catalog term =
+      parse_catalog(replace(valid_catalog, "tier: specialist, kind: on_demand", "kind: reserved, term_months: 36"),
+                    "t.yaml", CatalogRole::base);
+  CHECK(term.gpus().front().rent_usd_per_gpu_hour[0].tier == PriceTier::term);
+  CHECK(term.gpus().front().rent_usd_per_gpu_hour[0].term_months == 36);
+  CHECK_THAT(first_message(replace(valid_catalog, "kind: on_demand,", "kind: on_demand, term_months: 12,")),
+             Catch::Contains("give term_months with kind: reserved"));
+}
+
 TEST_CASE("duplicate ids and duplicate keys are errors", "[loader]") {
   CHECK_THAT(first_message(replace(valid_catalog, "id: test-24", "id: test-80")),
              Catch::Contains("duplicate id 'test-80' (first defined at line 6)"));
@@ -167,9 +240,11 @@ TEST_CASE("regional quotes price their region only", "[loader]") {
   CHECK(price_range({global_quote, china_quote}, Region::global)->typical == 2.0);
   CHECK(price_range({global_quote, china_quote}, Region::cn)->typical == 1.0);
   CHECK_FALSE(price_range({china_quote}, Region::global).has_value());
-  const std::string with_region = replace(valid_catalog, "kind: on_demand, date", "kind: on_demand, region: cn, date");
+  const std::string with_region =
+      replace(valid_catalog, "tier: specialist, kind: on_demand, date", "kind: on_demand, region: cn, date");
   const Catalog catalog = parse_catalog(with_region, "cards.yaml", CatalogRole::base);
   CHECK(catalog.gpus().front().rent_usd_per_gpu_hour.front().region == Region::cn);
-  CHECK_THAT(first_message(replace(valid_catalog, "kind: on_demand, date", "kind: on_demand, region: china, date")),
+  CHECK_THAT(first_message(replace(valid_catalog, "tier: specialist, kind: on_demand, date",
+                                   "kind: on_demand, region: china, date")),
              Catch::Contains("'china' is not valid; expected global or cn"));
 }

@@ -45,6 +45,8 @@ Recommendation pick(int rank, const std::string& id, double rent, double hours, 
   t.gpu_hours = {hours * 3.2, hours * 4, hours * 6};
   e.training = t;
   e.cost.rent_usd_per_gpu_hour = Range{rent * 0.8, rent, rent * 1.2};
+  e.cost.rent_quotes = 3;
+  e.cost.rent_newest = "2026-11";
   e.cost.rent_usd = Range{rent * hours * 3.2, rent * hours * 4, rent * hours * 6};
   e.notes.push_back(EstimateNote{EstimateNote::Kind::multi_node, 16, 2});
   r.objective = PlanObjective{PlanObjective::Kind::run, e.cost.rent_usd->typical, hours, 1.0 + 0.25 * (rank - 1)};

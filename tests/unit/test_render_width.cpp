@@ -193,7 +193,7 @@ TEST_CASE("the listings fit the terminal width", "[render][listings][width]") {
         CHECK_THAT(rule_list, Catch::Contains(rule.id));
       }
       for (const auto& g : catalog.gpus()) {
-        check_fits(render_gpu_text(g, catalog.info().exchange_rate, l, style), width);
+        check_fits(render_gpu_text(g, catalog.info(), l, style), width);
       }
     }
   }
