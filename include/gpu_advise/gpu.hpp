@@ -130,6 +130,11 @@ struct Availability {
   std::string banned_since;              // optional: exports to the region first prohibited
   std::string licensed_shipments_since;  // optional: licensed units began to ship
   std::optional<ImporterStance> importer;
+  // What could not be re-confirmed within six months of the catalog's date,
+  // and when it was looked for: the status's newest source, or the region's
+  // newest rent quote, is older (docs/catalog.md, "Staleness"). Empty: both
+  // are recent.
+  std::string unconfirmed;
 
   friend bool operator==(const Availability&, const Availability&) = default;
 };
@@ -266,6 +271,14 @@ struct RentPrice {
 // premium, a bundle or a transcription error.
 [[nodiscard]] bool over_twice_typical(const PriceQuote& quote, const std::vector<PriceQuote>& quotes,
                                       std::string_view since);
+
+// What of a card's standing in `region` is older than six months at the
+// catalog's date (YYYY-MM-DD): "status" (its verified date), "rent" (the
+// newest quote the typical rent is made of); empty when both are recent.
+// The catalog's `unconfirmed` note must say so exactly when this is not
+// empty (tests/unit/test_embedded_catalog.cpp).
+[[nodiscard]] std::vector<std::string_view> stale_facts(const GpuSpec& gpu, Region region,
+                                                        std::string_view catalog_date);
 
 // The key paths that field_confidence may name.
 [[nodiscard]] std::span<const std::string_view> confidence_key_paths();

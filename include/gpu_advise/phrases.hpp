@@ -615,6 +615,7 @@ enum class Phrase {
   list_quote_flag,
   prices_over_typical,
   list_quote_stale,
+  list_unconfirmed,
   list_quotes_heading,
   list_typical_tier,
   list_term_months,

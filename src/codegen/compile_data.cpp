@@ -131,11 +131,11 @@ void write_card(std::ostream& out, std::size_t index, const GpuSpec& g) {
       importer = fmt::format("ImporterStance{{{}, {}, {}, {}}}", enumerator("Stance", a.importer->stance),
                              literal(a.importer->since), literal(a.importer->verified), literal(a.importer->note));
     }
-    out << fmt::format("  g.availability[{}] = Availability{{{}, {}, {}, {}, {}, {}, {}, {}, {}}};\n",
+    out << fmt::format("  g.availability[{}] = Availability{{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}}};\n",
                        enumerator("Region", region), enumerator("AvailabilityStatus", a.status), literal(a.verified),
                        literal(a.since), literal(a.note), enumerator("Supply", a.new_supply),
                        literal(a.new_supply_since), literal(a.banned_since), literal(a.licensed_shipments_since),
-                       importer);
+                       importer, literal(a.unconfirmed));
   }
   out << fmt::format("  g.rent_usd_per_gpu_hour = {};\n", quotes(g.rent_usd_per_gpu_hour));
   out << fmt::format("  g.purchase_usd_per_card = {};\n", quotes(g.purchase_usd_per_card));

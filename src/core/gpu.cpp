@@ -283,6 +283,19 @@ bool over_twice_typical(const PriceQuote& quote, const std::vector<PriceQuote>& 
   return typical && (quote.low_usd + quote.high_usd) / 2.0 > 2.0 * typical->range.typical;
 }
 
+std::vector<std::string_view> stale_facts(const GpuSpec& gpu, Region region, std::string_view catalog_date) {
+  std::vector<std::string_view> stale;
+  const std::string six = months_before(catalog_date, 6);
+  if (const Availability* a = gpu.availability_in(region); a != nullptr && !dated_since(a->verified, six)) {
+    stale.emplace_back("status");
+  }
+  const auto rent = rent_price(gpu.rent_usd_per_gpu_hour, region, std::nullopt, months_before(catalog_date, 12));
+  if (rent && !dated_since(rent->newest, six)) {
+    stale.emplace_back("rent");
+  }
+  return stale;
+}
+
 std::span<const std::string_view> confidence_key_paths() {
   static constexpr std::array<std::string_view, 26> paths = {"memory.size_gb",
                                                              "memory.capacity_gib",

@@ -338,6 +338,7 @@ class CatalogParser {
         importer.finish();
         availability.importer = std::move(stance);
       }
+      availability.unconfirmed = entry.string("unconfirmed", Presence::optional).value_or("");
       entry.finish();
       gpu.availability[region] = std::move(availability);
     }

@@ -799,6 +799,7 @@ void gpu_full_json(Writer& w, const GpuSpec& g, std::string_view since) {
         w.field("new_supply_since", a.new_supply_since);
         w.field("banned_since", a.banned_since);
         w.field("licensed_shipments_since", a.licensed_shipments_since);
+        w.field("unconfirmed", a.unconfirmed);
         w.field("legal_stock", g.legal_stock_in(region));
         w.object_or_null("importer", a.importer.has_value(), [&] {
           w.field("stance", to_string(a.importer->stance));

@@ -239,6 +239,9 @@ void card_availability(CardText& c, Region region, const Availability& a) {
   if (!a.licensed_shipments_since.empty()) {
     facts.push_back(say(l, Phrase::list_licensed_shipments, a.licensed_shipments_since));
   }
+  if (!a.unconfirmed.empty()) {
+    facts.push_back(say(l, Phrase::list_unconfirmed, source_text(a.unconfirmed, l)));
+  }
   facts.push_back(
       say(l, Phrase::list_legal_stock, say(l, c.g.legal_stock_in(region) ? Phrase::value_yes : Phrase::value_no)));
   if (a.importer) {

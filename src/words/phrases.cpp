@@ -854,6 +854,7 @@ constexpr Entry entries[] = {
   {Phrase::list_tier, "{0}: {1} median of {2} quotes ({3} to {4}), newest {5}",
    "{0}：{1}，{2} 条报价的中位数（{3} 至 {4}），最新 {5}"},
   {Phrase::list_tier_one, "{0}: {1}, one quote, {2}", "{0}：{1}，仅一条报价，{2}"},
+  {Phrase::list_unconfirmed, "not re-confirmed: {0}", "未能重新核实：{0}"},
   {Phrase::list_quote_stale, " [older than 12 months: not in the typical]", "（超过 12 个月：不计入典型价）"},
   {Phrase::list_quotes_heading, "quotes:", "报价："},
   {Phrase::list_typical_tier, "; typical: {0}", "；典型价取{0}"},

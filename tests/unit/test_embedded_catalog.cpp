@@ -202,3 +202,31 @@ TEST_CASE("every card has a launch date, node facts, and dated China prices in C
     CHECK(catalog.find(id).match != nullptr);
   }
 }
+
+TEST_CASE("no status or typical rent is older than six months at the catalog's date without saying so",
+          "[catalog][data][staleness]") {
+  // Issue 37: staleness is caught here, not by users. A status verified, or a
+  // typical rent whose newest quote is dated, before the six months up to
+  // catalog.updated needs a fresher source, or an `unconfirmed` note that
+  // says what was looked for; a note on a recent entry is dropped.
+  const std::string& date = shipped().info().updated;
+  REQUIRE(date.size() == 10);
+  for (const auto& g : shipped().gpus()) {
+    for (const auto& [region, a] : g.availability) {
+      const auto stale = stale_facts(g, region, date);
+      INFO(g.id << " " << to_string(region) << ": verified " << a.verified << ", stale: " << stale.size()
+                << (stale.empty() ? "" : " (" + std::string(stale.front()) + ")") << ", unconfirmed '" << a.unconfirmed
+                << "'");
+      CHECK(stale.empty() == a.unconfirmed.empty());
+    }
+  }
+  // The check can fail: a status verified a year before, or a rent last quoted then.
+  GpuSpec old = card("h100-sxm5");
+  old.availability[Region::global].verified = "2025-11";
+  CHECK(stale_facts(old, Region::global, date) == std::vector<std::string_view>{"status"});
+  for (auto& q : old.rent_usd_per_gpu_hour) {
+    q.date = "2026-01";
+  }
+  CHECK(stale_facts(old, Region::global, date) == std::vector<std::string_view>{"status", "rent"});
+  CHECK(stale_facts(card("h100-sxm5"), Region::global, date).empty());
+}
