@@ -167,6 +167,9 @@ TEST_CASE("the figures the 2026-12 audit corrected are pinned to their sources",
   CHECK(card("h20-141gb").tdp_w == Approx(500));
   // HGX B300: 105 PF dense FP4 / 8.
   CHECK(card("b300").compute.fp4_tflops == Approx(13125));
+  // Issue 37: B300 and GB300 INT8 from one source (Verda: 0.15 and 0.165 POPS dense), not two conventions.
+  CHECK(card("b300").compute.int8_tops == Approx(150));
+  CHECK(card("gb300-nvl72").compute.int8_tops == Approx(165));
   // NVL72: one 72-GPU NVLink domain, 4 GPUs per compute tray.
   CHECK(card("gb200-nvl72").interconnect.domain_size == 72);
   CHECK(card("gb200-nvl72").node.gpus_per_node == 4);
