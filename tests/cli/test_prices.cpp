@@ -301,3 +301,50 @@ TEST_CASE("batch and fit take the price files of the command line", "[cli][price
                           "--price-file", lambda, "--format", "json"});
   CHECK(fit.status == 0);
 }
+
+TEST_CASE("catalog show and prices show the market tiers and flag quotes far from the typical", "[cli][prices]") {
+  // Issue 37: each tier's median and spread, the tier the typical is taken
+  // from, and a quote over twice the typical flagged where quotes are listed.
+  const Result show = wide({"catalog", "show", "h100-sxm5"});
+  REQUIRE(show.status == 0);
+  CHECK_THAT(show.out, Catch::Contains("typical: specialist-cloud on-demand"));
+  CHECK_THAT(show.out, Catch::Contains("hyperscaler on-demand: $"));
+  CHECK_THAT(show.out, Catch::Contains("term: $"));
+  CHECK_THAT(show.out, Catch::Contains(" specialist, "));
+  CHECK_THAT(show.out, Catch::Contains("term 36-month,"));
+  const Result azure = wide({"catalog", "show", "a100-80gb-pcie"});
+  CHECK_THAT(azure.out,
+             Catch::Contains("Azure Standard_NC24ads_A100_v4") && Catch::Contains("[over twice the typical"));
+  const Result json = run({"catalog", "show", "h100-sxm5", "--format", "json"});
+  REQUIRE(json.status == 0);
+  const auto prices = nlohmann::json::parse(json.out)["gpu"]["prices"];
+  CHECK(prices["rent_tiers"]["global"]["typical_tier"] == "specialist");
+  CHECK(prices["quotes_since"] == "2025-12");
+  CHECK(prices["rent_tiers"]["global"]["tiers"].size() >= 4);
+  bool term = false;
+  for (const auto& q : prices["rent_usd_per_gpu_hour"]) {
+    term = term || (q["tier"] == "term" && q["term_months"] == 36);
+  }
+  CHECK(term);
+  // A price file's quote above twice the catalog's typical is flagged.
+  const Result file = wide({"prices", aws});
+  CHECK_THAT(file.out,
+             Catch::Contains("h100-sxm5: a quote of $12.29 per GPU-hour is over twice the catalog's typical"));
+  const auto cards = nlohmann::json::parse(run({"prices", aws, "--format", "json"}).out)["files"][0]["cards"];
+  bool flagged = false;
+  for (const auto& card : cards) {
+    flagged = flagged || (card["id"] == "h100-sxm5" && card["over_twice_typical"] == true &&
+                          card["catalog_typical_usd_per_gpu_hour"].get<double>() > 0);
+  }
+  CHECK(flagged);
+  // A card whose only quote is older than twelve months is not priced, and says why.
+  const std::string old = std::string(GPU_ADVISE_TEST_DATA) + "/overlay_old_quote.yaml";
+  const Result stale =
+      wide({"--params", "8B", "--task", "lora", "--gpu", "my-old-card", "--catalog", old, "--format", "json"});
+  REQUIRE(stale.status == 0);
+  const auto cost = nlohmann::json::parse(stale.out)["recommendations"][0]["cost_usd"];
+  CHECK(cost["quotes_too_old"] == true);
+  CHECK(cost["rent_per_gpu_hour"].is_null());
+  const Result stale_text = wide({"--params", "8B", "--task", "lora", "--gpu", "my-old-card", "--catalog", old});
+  CHECK_THAT(stale_text.out, Catch::Contains("every rent quote for this card here is more than 12 months old"));
+}

@@ -211,3 +211,50 @@ TEST_CASE("without an exchange rate the China figures in CNY give way to the glo
   CHECK(in_usd(regional_ownership(Region::cn, rate).power_per_kwh, rate).typical == Approx(0.45 / 6.66));
   CHECK(in_usd(regional_ownership(Region::global, none).power_per_kwh, none).typical == Approx(0.09));
 }
+
+TEST_CASE("a node of fewer GPUs than eight carries its share of the host", "[ownership]") {
+  // Issue 37: host rows price an 8-GPU server; a 1-GPU module node (GH200)
+  // pays an eighth of it, a 4-GPU tray (GB200) half, per GPU the same.
+  for (const int per_node : {1, 4, 8}) {
+    GpuSpec gpu = priced_card("m80", FormFactor::module, Condition::new_card, 30000);
+    gpu.node.gpus_per_node = per_node;
+    Request r = buying(7e9, Task::lora);
+    r.count = per_node;
+    const Estimate e = estimate(r, infer_shape(7e9), gpu);
+    REQUIRE(e.cost.ownership);
+    const OwnershipCost& own = *e.cost.ownership;
+    INFO(per_node << " GPUs a node");
+    CHECK(own.servers == 1);
+    const double host = 50000.0 * per_node / 8.0;  // the module host, typical
+    CHECK(e.cost.purchase_usd->typical == Approx(30000.0 * per_node + host));
+    CHECK(own.max_kw == Approx(0.4 * per_node + 4.0 * per_node / 8.0));
+  }
+}
+
+TEST_CASE("owning is set against the longest term quote up to the years owned", "[ownership]") {
+  GpuSpec gpu = priced_card("s80", FormFactor::sxm, Condition::new_card, 25000);
+  auto term = [](double usd, int months) {
+    PriceQuote q{usd, usd, "t", PriceKind::reserved, Condition::new_card, Region::global, "2026-08", "s"};
+    q.tier = PriceTier::term;
+    q.term_months = months;
+    return q;
+  };
+  gpu.rent_usd_per_gpu_hour.push_back(term(1.6, 12));
+  gpu.rent_usd_per_gpu_hour.push_back(term(1.2, 36));
+  gpu.rent_usd_per_gpu_hour.push_back(term(1.0, 60));  // longer than the years owned: not a match
+  Request r = buying(7e9, Task::lora);
+  r.ownership.years = 3;
+  const Estimate three = estimate(r, infer_shape(7e9), gpu);
+  REQUIRE(three.cost.ownership);
+  CHECK(three.cost.ownership->rent_term_months == 36);
+  CHECK(*three.cost.ownership->rent_usd_per_gpu_hour == Approx(1.2));
+  r.ownership.years = 2;
+  const Estimate two = estimate(r, infer_shape(7e9), gpu);
+  CHECK(two.cost.ownership->rent_term_months == 12);
+  CHECK(*two.cost.ownership->rent_usd_per_gpu_hour == Approx(1.6));
+  // Priced at another tier (or --price), the plan's own rent is the comparison.
+  r.market = PriceTier::specialist;
+  const Estimate asked = estimate(r, infer_shape(7e9), gpu);
+  CHECK(asked.cost.ownership->rent_term_months == 0);
+  CHECK(*asked.cost.ownership->rent_usd_per_gpu_hour == Approx(2.0));
+}
