@@ -4,6 +4,7 @@
 // config.json. Dense, mixture-of-experts, MLA and sliding-window models.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -36,6 +37,29 @@ struct SlidingWindow {
   int size = 0;    // tokens each windowed layer attends to
   int layers = 0;  // how many layers use the window
   friend bool operator==(const SlidingWindow&, const SlidingWindow&) = default;
+};
+
+// Linear-attention layers (Qwen3-Next's Gated DeltaNet, arXiv 2412.06464):
+// each holds a fixed recurrent state per sequence instead of a KV cache.
+struct LinearAttention {
+  int layers = 0;          // how many of the model's layers are linear attention
+  int key_heads = 0;       // linear_num_key_heads
+  int value_heads = 0;     // linear_num_value_heads
+  int key_head_dim = 0;    // linear_key_head_dim
+  int value_head_dim = 0;  // linear_value_head_dim
+  int conv_kernel = 0;     // linear_conv_kernel_dim (a short causal convolution over q, k, v)
+  // The hybrid's softmax layers gate their output: q_proj also yields the
+  // gate, heads x head_dim more outputs (Qwen3-Next's gated attention).
+  bool gated_attention = false;
+  friend bool operator==(const LinearAttention&, const LinearAttention&) = default;
+
+  // Parameters of one such layer: the q, k, v and gate projections, the
+  // beta and decay projections, the convolution, decay terms, the output
+  // norm and projection.
+  [[nodiscard]] double params_per_layer(int hidden) const;
+  // The state one sequence holds in one layer, in values: the recurrent
+  // state (value heads x key dim x value dim) and the convolution's window.
+  [[nodiscard]] double state_values_per_layer() const;
 };
 
 enum class ModelSource { inferred, preset, config_json };
@@ -71,7 +95,13 @@ struct ModelShape {
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
   std::optional<SlidingWindow> sliding_window;
+  std::optional<LinearAttention> linear_attention;
   friend bool operator==(const ModelShape&, const ModelShape&) = default;
+
+  // Layers with softmax attention and a KV cache: all but the linear ones.
+  [[nodiscard]] int attention_layers() const {
+    return linear_attention ? std::max(0, layers - linear_attention->layers) : layers;
+  }
 
   [[nodiscard]] bool is_moe() const { return moe.has_value(); }
   // Attention parameters of one layer (MLA-aware).
@@ -82,6 +112,9 @@ struct ModelShape {
   [[nodiscard]] double embedding_params() const;
   // Parameters this shape adds up to (MoE: all experts).
   [[nodiscard]] double shape_params() const;
+  // What the linear-attention layers add over softmax attention layers, and
+  // the attention layers' output gate (0 without linear attention).
+  [[nodiscard]] double linear_attention_excess() const;
   // Parameters active per token by the shape (MoE: routed-per-token + shared experts).
   [[nodiscard]] double shape_active_params() const;
   // Parameters of the routed experts, all layers (0 for dense models): the

@@ -436,6 +436,7 @@ enum class Phrase {
   list_catalog_intro,
   list_rules_intro,
   list_sliding_window,
+  list_linear_attention,
   list_models_intro,
   value_available,
   value_licence_required,

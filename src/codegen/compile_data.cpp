@@ -248,6 +248,14 @@ void write_models(std::ostream& out, const ModelCatalog& models, std::string_vie
     out << "    .sliding_window = "
         << (m.sliding_window ? fmt::format("SlidingWindow{{{}, {}}}", m.sliding_window->size, m.sliding_window->layers)
                              : std::string("std::nullopt"))
+        << ",\n";
+    out << "    .linear_attention = "
+        << (m.linear_attention
+                ? fmt::format("LinearAttention{{{}, {}, {}, {}, {}, {}, {}}}", m.linear_attention->layers,
+                              m.linear_attention->key_heads, m.linear_attention->value_heads,
+                              m.linear_attention->key_head_dim, m.linear_attention->value_head_dim,
+                              m.linear_attention->conv_kernel, m.linear_attention->gated_attention)
+                : std::string("std::nullopt"))
         << "});\n";
   }
   out << "  return ModelCatalog(std::move(list));\n}\n\n}  // namespace gpu_advise::compiled\n";

@@ -31,6 +31,24 @@ double ModelShape::attention_params_per_layer() const {
   return h * q_out + 2.0 * h * kv_out + q_out * h;
 }
 
+double LinearAttention::params_per_layer(int hidden) const {
+  const double h = hidden;
+  const double qk = static_cast<double>(key_heads) * key_head_dim;
+  const double v = static_cast<double>(value_heads) * value_head_dim;
+  const double qkvz = h * (2.0 * qk + 2.0 * v);              // q, k, v and the output gate z
+  const double ba = h * 2.0 * value_heads;                   // beta (write strength) and the decay input
+  const double conv = (2.0 * qk + v) * conv_kernel;          // depthwise, over q, k and v
+  const double decay = 2.0 * value_heads;                    // A_log and dt_bias
+  return qkvz + ba + conv + decay + value_head_dim + v * h;  // + the gated output norm, out_proj
+}
+
+double LinearAttention::state_values_per_layer() const {
+  const double recurrent = static_cast<double>(value_heads) * key_head_dim * value_head_dim;
+  const double conv = (2.0 * key_heads * key_head_dim + static_cast<double>(value_heads) * value_head_dim) *
+                      std::max(0, conv_kernel - 1);
+  return recurrent + conv;
+}
+
 double ModelShape::params_per_layer() const {
   return attention_params_per_layer() + swiglu(hidden, ffn) + 2.0 * hidden;
 }
@@ -40,7 +58,7 @@ double ModelShape::embedding_params() const {
 }
 
 double ModelShape::shape_params() const {
-  double total = embedding_params() + hidden;
+  double total = embedding_params() + hidden + linear_attention_excess();
   if (!moe) {
     return total + layers * params_per_layer();
   }
@@ -53,6 +71,15 @@ double ModelShape::shape_params() const {
   return total;
 }
 
+double ModelShape::linear_attention_excess() const {
+  if (!linear_attention) {
+    return 0;
+  }
+  const double gate =
+      linear_attention->gated_attention ? attention_layers() * static_cast<double>(hidden) * heads * head_dim : 0.0;
+  return linear_attention->layers * (linear_attention->params_per_layer(hidden) - attention_params_per_layer()) + gate;
+}
+
 double ModelShape::shape_active_params() const {
   if (!moe) {
     return shape_params();
@@ -61,7 +88,7 @@ double ModelShape::shape_active_params() const {
   const int sparse = layers - dense;
   const double active_mlp = (moe->experts_per_token + moe->shared_experts) * swiglu(hidden, moe->expert_ffn) +
                             static_cast<double>(hidden) * moe->experts;  // the router runs for every token
-  return embedding_params() + hidden + dense * params_per_layer() +
+  return embedding_params() + hidden + linear_attention_excess() + dense * params_per_layer() +
          sparse * (attention_params_per_layer() + active_mlp + 2.0 * hidden);
 }
 
@@ -79,14 +106,18 @@ double ModelShape::kv_bytes(double tokens, double bytes_per_value) const {
     // SGLang cache MLA this way; DeepSeek-V2 paper, arXiv 2405.04434, §2.1).
     return static_cast<double>(layers) * (mla->kv_lora_rank + mla->qk_rope_head_dim) * bytes_per_value * tokens;
   }
+  const int cached = attention_layers();
+  // Linear-attention layers hold a state of fixed size, whatever the tokens.
+  const double state =
+      linear_attention ? linear_attention->layers * linear_attention->state_values_per_layer() * bytes_per_value : 0.0;
   const double per_layer_token = 2.0 * kv_heads * head_dim * bytes_per_value;
   int windowed = 0;
   double window_tokens = tokens;
   if (sliding_window && sliding_window->size > 0) {
-    windowed = std::clamp(sliding_window->layers, 0, layers);
+    windowed = std::clamp(sliding_window->layers, 0, cached);
     window_tokens = std::min(tokens, static_cast<double>(sliding_window->size));
   }
-  return per_layer_token * ((layers - windowed) * tokens + windowed * window_tokens);
+  return per_layer_token * ((cached - windowed) * tokens + windowed * window_tokens) + state;
 }
 
 double ModelShape::lora_params(int rank, std::span<const LoraTarget> targets) const {
@@ -132,7 +163,7 @@ double ModelShape::lora_params(int rank, std::span<const LoraTarget> targets) co
 double ModelShape::attention_training_flops_per_token(double seq_len) const {
   const double width = mla ? static_cast<double>(heads) * (mla->qk_nope_head_dim + mla->qk_rope_head_dim)
                            : static_cast<double>(heads) * head_dim;
-  return 12.0 * layers * width * seq_len;
+  return 12.0 * attention_layers() * width * seq_len;  // linear-attention layers: linear in seq_len, in the 6N
 }
 
 std::span<const ModelShape> reference_shapes() {

@@ -196,7 +196,7 @@ class StepModel {
     const double gemm_s = std::pow(std::pow(read_s, p) + std::pow(compute_s, p), 1.0 / p);
     // Attention: decodes over the average context held, prompts causally over themselves.
     const double context = m_prompt + m_output / 2.0;
-    const double layers = m_model.layers;
+    const double layers = m_model.attention_layers();  // linear-attention layers: in the linear FLOPs
     const double attention_flops = (4.0 * layers * m_decode_width * context * decodes +
                                     2.0 * layers * m_prefill_width * m_prompt * m_prompt * prompts) /
                                    m_gpus;

@@ -286,6 +286,25 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
       }
     }
   }
+  // Linear attention (Qwen3-Next): every full_attention_interval-th layer has
+  // softmax attention, the rest Gated DeltaNet; newer configs list layer_types.
+  if (r.has("linear_num_value_heads")) {
+    LinearAttention linear;
+    if (const json* types = r.find("layer_types"); types != nullptr && types->is_array()) {
+      linear.layers = static_cast<int>(std::count(types->begin(), types->end(), json("linear_attention")));
+    } else if (const auto interval = r.integer("full_attention_interval", false, 1, 10000)) {
+      linear.layers = m.layers - m.layers / *interval;
+    }
+    linear.key_heads = r.integer("linear_num_key_heads", true, 1, 10000).value_or(0);
+    linear.value_heads = r.integer("linear_num_value_heads", true, 1, 10000).value_or(0);
+    linear.key_head_dim = r.integer("linear_key_head_dim", true, 1, 100000).value_or(0);
+    linear.value_head_dim = r.integer("linear_value_head_dim", true, 1, 100000).value_or(0);
+    linear.conv_kernel = r.integer("linear_conv_kernel_dim", false, 1, 1000).value_or(4);
+    linear.gated_attention = model_type == "qwen3_next";
+    if (linear.layers > 0 && linear.layers < m.layers) {
+      m.linear_attention = linear;
+    }
+  }
   check_consistency(r, m);
   r.throw_if_any();
 

@@ -103,6 +103,30 @@ ModelShape read_model(yaml::Diagnostics& diagnostics, const YAML::Node& node, co
     }
     m.sliding_window = spec;
   }
+  if (const auto linear_node = map.node("linear_attention", Presence::optional)) {
+    MapReader linear(diagnostics, *linear_node, map.child_path("linear_attention"));
+    LinearAttention spec;
+    spec.layers = read_int(linear, "layers", Presence::required, 10000);
+    spec.key_heads = read_int(linear, "key_heads", Presence::required);
+    spec.value_heads = read_int(linear, "value_heads", Presence::required);
+    spec.key_head_dim = read_int(linear, "key_head_dim", Presence::required);
+    spec.value_head_dim = read_int(linear, "value_head_dim", Presence::required);
+    spec.conv_kernel = read_int(linear, "conv_kernel", Presence::required);
+    if (const auto gated = linear.string("gated_attention", Presence::optional)) {
+      if (*gated != "true" && *gated != "false") {
+        diagnostics.error(*linear.node("gated_attention", Presence::optional), linear.child_path("gated_attention"),
+                          fmt::format("expected true or false, found '{}'", *gated));
+      }
+      spec.gated_attention = *gated == "true";
+    }
+    linear.finish();
+    if (spec.layers >= m.layers) {
+      diagnostics.error(*linear_node, linear.child_path("layers"),
+                        fmt::format("{} linear-attention layers leave none of the model's {} layers with attention",
+                                    spec.layers, m.layers));
+    }
+    m.linear_attention = spec;
+  }
   m.sources = map.string_list("sources", Presence::required).value_or(std::vector<std::string>{});
   (void)map.string("notes", Presence::optional, Lines::many);
   map.finish();

@@ -283,6 +283,15 @@ void model_members(Writer& w, const ModelShape& m) {
     w.field("qk_nope_head_dim", m.mla->qk_nope_head_dim);
     w.field("v_head_dim", m.mla->v_head_dim);
   });
+  w.object_or_null("linear_attention", m.linear_attention.has_value(), [&] {
+    w.field("layers", m.linear_attention->layers);
+    w.field("key_heads", m.linear_attention->key_heads);
+    w.field("value_heads", m.linear_attention->value_heads);
+    w.field("key_head_dim", m.linear_attention->key_head_dim);
+    w.field("value_head_dim", m.linear_attention->value_head_dim);
+    w.field("conv_kernel", m.linear_attention->conv_kernel);
+    w.field("gated_attention", m.linear_attention->gated_attention);
+  });
   w.object_or_null("sliding_window", m.sliding_window.has_value(), [&] {
     w.field("size", m.sliding_window->size);
     w.field("layers", m.sliding_window->layers);

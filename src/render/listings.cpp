@@ -93,6 +93,9 @@ std::string render_models_text(const ModelCatalog& models, Language l, const Tex
                               l);
   for (const auto& m : models.models()) {
     std::string attention = m.mla ? "MLA" : m.kv_heads < m.heads ? "GQA" : "MHA";
+    if (m.linear_attention) {
+      attention += say(l, Phrase::list_linear_attention, m.linear_attention->layers);
+    }
     if (m.sliding_window) {
       attention += say(l, Phrase::list_sliding_window, m.sliding_window->size, m.sliding_window->layers);
     }

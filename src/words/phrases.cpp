@@ -677,6 +677,8 @@ constexpr Entry entries[] = {
   {Phrase::list_catalog_intro, "{} cards, catalog {} (updated {}). TFLOPS are dense; scale-up bandwidth is per GPU, bidirectional.\n\n", "共 {} 张卡，目录版本 {}（更新于 {}）。TFLOPS 为稠密算力；互联带宽为每卡双向。\n\n"},
   {Phrase::list_rules_intro, "{} rules: each rejects a plan or says something about it; none moves the choice.",
    "共 {} 条规则：每条或否决方案，或对方案加以说明；都不影响方案的选择。"},
+  {Phrase::list_linear_attention, ", {0} linear-attention layers (a fixed state, no KV cache)",
+   "，{0} 层线性注意力（固定状态，无 KV 缓存）"},
   {Phrase::list_sliding_window, ", window {0} on {1} layers", "，{1} 层滑动窗口 {0}"},
   {Phrase::list_models_intro, "{} model presets (use with --model ID; values from each model's config.json).\n\n", "共 {} 个模型预设（用 --model ID 指定；数值来自各模型的 config.json）。\n\n"},
   {Phrase::value_available, "available", "可供货"},

@@ -21,10 +21,10 @@ std::string config_errors(const std::string& json) {
 
 TEST_CASE("the embedded presets load and include the required models", "[models]") {
   const ModelCatalog models = load_embedded_models();
-  for (const char* id :
-       {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2.5-7b",
-        "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "mixtral-8x7b", "deepseek-v3", "qwen3-30b-a3b", "qwen3-235b-a22b",
-        "qwen3-14b", "qwen3-4b", "gemma-3-12b", "gemma-3-4b", "llama-3.3-70b"}) {
+  for (const char* id : {"llama-2-7b",     "llama-2-13b", "llama-2-70b",   "llama-3.1-8b",    "llama-3.1-70b",
+                         "llama-3.1-405b", "qwen2.5-7b",  "qwen2.5-14b",   "qwen2.5-32b",     "qwen2.5-72b",
+                         "mixtral-8x7b",   "deepseek-v3", "qwen3-30b-a3b", "qwen3-235b-a22b", "qwen3-14b",
+                         "qwen3-4b",       "gemma-3-12b", "gemma-3-4b",    "llama-3.3-70b",   "qwen3-next-80b-a3b"}) {
     CAPTURE(id);
     const ModelShape& m = models.resolve(id);
     CHECK(m.params > 1e9);
@@ -42,6 +42,31 @@ TEST_CASE("the embedded presets load and include the required models", "[models]
   CHECK_FALSE(models.resolve("Qwen/Qwen3-14B").tied_embeddings);
   CHECK(models.resolve("meta-llama/Llama-3.3-70B-Instruct").shape_params() ==
         Approx(models.resolve("llama-3.1-70b").shape_params()));
+}
+
+TEST_CASE("Qwen3-Next: 36 linear-attention layers hold a fixed state, 12 attention layers a KV cache", "[models]") {
+  // Issue 37: the preset people ask for. Its config: full_attention_interval
+  // 4 over 48 layers; Gated DeltaNet with 32 value heads of 128 (key 128) and
+  // a 4-tap convolution over 8,192 channels; attention 2 KV heads of 256.
+  const ModelCatalog models = load_embedded_models();
+  const ModelShape& m = models.resolve("Qwen/Qwen3-Next-80B-A3B-Instruct");
+  REQUIRE(m.linear_attention);
+  CHECK(m.attention_layers() == 12);
+  // The shape adds up to Qwen3-Coder-Next's published 79,674,391,296 (the
+  // same architecture) within the gated q projection and norms it leaves out.
+  CHECK(m.shape_params() == Approx(79674391296.0).epsilon(0.005));
+  CHECK(m.shape_active_params() == Approx(3874929408.0).epsilon(0.05));
+  // KV: 12 layers x 2 x 2 heads x 256 x 2 B = 24,576 B a token; the state:
+  // 36 x (32 x 128 x 128 + 8,192 x 3) values x 2 B = 39.5 MB a sequence.
+  const double state = 36.0 * (32 * 128 * 128 + 8192 * 3) * 2.0;
+  CHECK(state == Approx(39.5e6).epsilon(0.01));
+  CHECK(m.kv_bytes(0, 2.0) == Approx(state));
+  CHECK(m.kv_bytes(1000, 2.0) - m.kv_bytes(0, 2.0) == Approx(24576.0 * 1000));
+  // Attention FLOPs of training grow with the 12 attention layers only.
+  ModelShape all_attention = m;
+  all_attention.linear_attention.reset();
+  CHECK(m.attention_training_flops_per_token(4096) ==
+        Approx(all_attention.attention_training_flops_per_token(4096) * 12.0 / 48.0));
 }
 
 TEST_CASE("presets resolve by alias and Hugging Face repo, with a did-you-mean", "[models]") {
@@ -222,4 +247,28 @@ TEST_CASE("config.json fields that cannot describe one model together are errors
   CHECK_NOTHROW(parse_hf_config(R"({"hidden_size": 4000, "num_hidden_layers": 32, "num_attention_heads": 48,
                                     "head_dim": 128, "vocab_size": 32000, "intermediate_size": 11008})",
                                 "config.json"));
+}
+
+TEST_CASE("a Qwen3-Next config.json imports its linear-attention layers", "[models]") {
+  // The shape fields of the release config (docs/research/catalog-presets-2026-12-07.md,
+  // transcriptions A-D), typed here rather than copied: --model-config must not
+  // take its 36 Gated DeltaNet layers for attention layers with a KV cache.
+  const std::string fields = R"({
+  "architectures": ["Qwen3NextForCausalLM"], "model_type": "qwen3_next",
+  "hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 16, "num_key_value_heads": 2,
+  "head_dim": 256, "intermediate_size": 5120, "moe_intermediate_size": 512,
+  "shared_expert_intermediate_size": 512, "num_experts": 512, "num_experts_per_tok": 10,
+  "decoder_sparse_step": 1, "mlp_only_layers": [], "norm_topk_prob": true,
+  "full_attention_interval": 4, "linear_num_key_heads": 16, "linear_num_value_heads": 32,
+  "linear_key_head_dim": 128, "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4,
+  "vocab_size": 151936, "max_position_embeddings": 262144, "tie_word_embeddings": false,
+  "rope_theta": 10000000, "partial_rotary_factor": 0.25, "torch_dtype": "bfloat16"
+})";
+  const ModelShape config = parse_hf_config(fields, "config.json");
+  const ModelShape& preset = load_embedded_models().resolve("qwen3-next-80b-a3b");
+  REQUIRE(config.linear_attention);
+  CHECK(*config.linear_attention == *preset.linear_attention);
+  CHECK(config.attention_layers() == 12);
+  CHECK(config.params == Approx(preset.params).epsilon(0.005));
+  CHECK(config.kv_bytes(4096, 2.0) == Approx(preset.kv_bytes(4096, 2.0)));
 }
