@@ -231,10 +231,11 @@ struct OwnershipCost {
   double utilisation = 0;
   OwnershipResult low, typical, high;           // cheap, typical and dear corners
   std::optional<double> rent_usd_per_gpu_hour;  // the rent compared against: a term's, else the plan's typical
-  int rent_term_months = 0;            // the term quotes' length compared against; 0: the plan's rent (no term quote)
-  int rent_term_quotes = 0;            // how many term quotes of that length
-  bool term_sought = false;            // compared against the catalog's rent, where a term quote would have been taken
-  std::optional<bool> owning_cheaper;  // typical owned cost per busy GPU-hour below the rent
+  int rent_term_months = 0;  // the term quotes' length compared against; 0: the plan's rent (no term quote)
+  int rent_term_quotes = 0;  // how many term quotes of that length
+  bool term_sought = false;  // compared against the catalog's rent, where a term quote would have been taken
+  PriceTier rent_tier = PriceTier::specialist;  // the plan's rent tier, compared against without a term quote
+  std::optional<bool> owning_cheaper;           // typical owned cost per busy GPU-hour below the rent
   // Typical cost per busy GPU-hour at 10%, 20%, ... 100% busy (the reports' chart).
   std::vector<double> usd_per_gpu_hour_by_utilisation;
 
@@ -257,8 +258,8 @@ struct CostEstimate {
   PriceTier rent_tier = PriceTier::specialist;  // catalog quotes: the market tier the typical is the median of
   int rent_quotes = 0;                          // catalog quotes: how many recent quotes of that tier
   std::string rent_newest;                      // catalog quotes: the newest of their dates
-  bool market_missing = false;              // --market, but no recent quote of that tier here: priced at the typical
-  bool quotes_too_old = false;              // quotes here, every one older than twelve months: not priced
+  bool market_missing = false;                  // --market or --spot, no recent catalog quote of that tier: the typical
+  bool quotes_too_old = false;                  // quotes here, every one older than twelve months: not priced
   int no_instance_for_gpus = 0;             // price file: no instance holds the plan's sharded group of this many GPUs
   std::optional<Range> rent_usd;            // training: the run; inference: per hour of serving
   std::optional<double> rent_overhead_usd;  // training: of rent_usd, typical, the job's start-up, loading and saving

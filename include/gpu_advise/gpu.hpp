@@ -274,7 +274,8 @@ struct RentPrice {
 
 // What of a card's standing in `region` is older than six months at the
 // catalog's date (YYYY-MM-DD): "status" (its verified date), "rent" (the
-// newest quote the typical rent is made of); empty when both are recent.
+// newest quote the typical rent is made of, or quotes with no recent typical
+// at all); empty when both are recent.
 // The catalog's `unconfirmed` note must say so exactly when this is not
 // empty (tests/unit/test_embedded_catalog.cpp).
 [[nodiscard]] std::vector<std::string_view> stale_facts(const GpuSpec& gpu, Region region,

@@ -120,6 +120,9 @@ struct ModelShape {
   // Parameters of the routed experts, all layers (0 for dense models): the
   // part of the weights a decode step reads only where its tokens are routed.
   [[nodiscard]] double routed_expert_params() const;
+  // The linear-attention layers' state for one sequence, whatever its tokens,
+  // at `bytes_per_value` but never below BF16's 2 (0 without such layers).
+  [[nodiscard]] double linear_state_bytes(double bytes_per_value) const;
   // KV-cache bytes for one sequence holding `tokens` tokens, at `bytes_per_value`
   // (2 for BF16, 1 for FP8): 2 * g * d_h per layer and token; MLA caches the
   // compressed latent (kv_lora_rank + qk_rope_head_dim); windowed layers hold

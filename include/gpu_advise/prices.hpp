@@ -54,10 +54,12 @@ struct PriceFileSummary {
     std::vector<int> shapes;         // GPUs per instance on offer, ascending; empty: rented by the GPU
     std::vector<std::string> names;  // the first accelerator names (and instance types) that mapped to it, for checking
     std::size_t more_names = 0;      // names past those kept (a file of every spelling stays a short summary)
-    // The catalog's typical rent for the card in the market of its first
-    // quote here (0: none); a quote above twice it is flagged.
-    double catalog_typical_usd = 0;
+    // The dearest quote here above twice the catalog's typical rent for the
+    // card in that quote's market, that market and that typical (0: none).
     bool over_twice_typical = false;
+    double flagged_usd = 0;
+    Region flagged_region = Region::global;
+    double catalog_typical_usd = 0;
   };
   std::vector<Card> cards;  // in order of first appearance
 

@@ -218,6 +218,8 @@ void market(std::string_view flag, const std::string& value, Request& request, c
   if (inputs.flags.spot && *request.market != PriceTier::spot) {
     throw UsageError("--spot is --market spot: give one of --spot and --market");
   }
+  // --market spot is --spot everywhere, price files included.
+  request.spot = request.spot || *request.market == PriceTier::spot;
 }
 
 void years(std::string_view flag, const std::string& value, Request& request, const RequestInputs&) {

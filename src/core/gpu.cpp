@@ -290,7 +290,10 @@ std::vector<std::string_view> stale_facts(const GpuSpec& gpu, Region region, std
     stale.emplace_back("status");
   }
   const auto rent = rent_price(gpu.rent_usd_per_gpu_hour, region, std::nullopt, months_before(catalog_date, 12));
-  if (rent && !dated_since(rent->newest, six)) {
+  const bool quoted = std::any_of(gpu.rent_usd_per_gpu_hour.begin(), gpu.rent_usd_per_gpu_hour.end(),
+                                  [&](const PriceQuote& q) { return q.region == region; });
+  // Quoted here but without a recent typical (every quote over a year old) is the worst case.
+  if ((rent && !dated_since(rent->newest, six)) || (!rent && quoted)) {
     stale.emplace_back("rent");
   }
   return stale;

@@ -107,9 +107,6 @@ double ModelShape::kv_bytes(double tokens, double bytes_per_value) const {
     return static_cast<double>(layers) * (mla->kv_lora_rank + mla->qk_rope_head_dim) * bytes_per_value * tokens;
   }
   const int cached = attention_layers();
-  // Linear-attention layers hold a state of fixed size, whatever the tokens.
-  const double state =
-      linear_attention ? linear_attention->layers * linear_attention->state_values_per_layer() * bytes_per_value : 0.0;
   const double per_layer_token = 2.0 * kv_heads * head_dim * bytes_per_value;
   int windowed = 0;
   double window_tokens = tokens;
@@ -117,7 +114,15 @@ double ModelShape::kv_bytes(double tokens, double bytes_per_value) const {
     windowed = std::clamp(sliding_window->layers, 0, cached);
     window_tokens = std::min(tokens, static_cast<double>(sliding_window->size));
   }
-  return per_layer_token * ((cached - windowed) * tokens + windowed * window_tokens) + state;
+  return per_layer_token * ((cached - windowed) * tokens + windowed * window_tokens);
+}
+
+double ModelShape::linear_state_bytes(double bytes_per_value) const {
+  // Engines keep the recurrent state in BF16 or FP32 whatever the KV cache's
+  // precision: never below 2 bytes a value.
+  return linear_attention
+             ? linear_attention->layers * linear_attention->state_values_per_layer() * std::max(bytes_per_value, 2.0)
+             : 0.0;
 }
 
 double ModelShape::lora_params(int rank, std::span<const LoraTarget> targets) const {

@@ -256,6 +256,7 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
   const Range capex{own.servers_usd.low + own.network_usd.low, own.servers_usd.typical + own.network_usd.typical,
                     own.servers_usd.high + own.network_usd.high};
   own.term_sought = c.price_basis == PriceBasis::catalog_quotes && !request.spot && !request.market;
+  own.rent_tier = c.rent_tier;
   if (const auto term = term_rent(request, gpu, c)) {
     own.rent_usd_per_gpu_hour = term->price.range.typical;
     own.rent_term_months = term->months;
@@ -325,7 +326,7 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     if (!price && asked) {
       price = rent_price(gpu.rent_usd_per_gpu_hour, request.region, std::nullopt, request.quotes_since);
       c.spot_missing = request.spot && price;
-      c.market_missing = !request.spot && price;
+      c.market_missing = price.has_value();
     }
     if (price) {
       c.rent_usd_per_gpu_hour = price->range;
@@ -334,10 +335,21 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
       c.rent_newest = price->newest;
       c.spot = price->tier == PriceTier::spot;
       // Leases (a server-month or longer, divided by the hours) price a short run low.
-      c.lease_rates_only = !asked && (price->tier == PriceTier::term || price->tier == PriceTier::china_lease);
+      // (unless a term is what was asked for).
+      c.lease_rates_only = (price->tier == PriceTier::term || price->tier == PriceTier::china_lease) &&
+                           (!asked || *asked != price->tier);
     } else {
-      c.quotes_too_old = std::any_of(gpu.rent_usd_per_gpu_hour.begin(), gpu.rent_usd_per_gpu_hour.end(),
-                                     [&](const PriceQuote& q) { return q.region == request.region; });
+      // Quotes here, and not one recent: too old (a region with only recent
+      // spot or term quotes has no typical, and is simply unpriced).
+      bool any = false;
+      bool recent = false;
+      for (const auto& q : gpu.rent_usd_per_gpu_hour) {
+        if (q.region == request.region) {
+          any = true;
+          recent = recent || dated_since(q.date, request.quotes_since);
+        }
+      }
+      c.quotes_too_old = any && !recent;
     }
   }
   add_ownership(request, gpu, c, e.count);  // in rent mode too, at the defaults: what owning would cost

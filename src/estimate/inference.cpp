@@ -122,7 +122,7 @@ class StepModel {
     } else {
       m_decode_width = m_prefill_width = static_cast<double>(model.heads) * model.head_dim;
     }
-    m_kv_per_sequence = model.kv_bytes(m_prompt + m_output / 2.0, kv_value_bytes(request)) / kv_split(model, layout);
+    m_kv_per_sequence = cache_bytes_per_gpu(request, model, layout, m_prompt + m_output / 2.0);
     // The collective's link: the scale-up fabric within its domain, else PCIe.
     const bool scale_up = gpu.interconnect.domain_size >= layout.tensor && gpu.interconnect.domain_size >= 2;
     m_link_latency_s = scale_up ? link_latency_s : pcie_latency_s;
@@ -315,6 +315,17 @@ double kv_split(const ModelShape& model, const Layout& layout) {
   return (model.mla ? 1.0 : std::min(t, static_cast<double>(std::max(model.kv_heads, 1)))) * layout.pipeline;
 }
 
+double cache_bytes_per_gpu(const Request& request, const ModelShape& model, const Layout& layout, double tokens) {
+  const double bytes = kv_value_bytes(request);
+  // The linear layers' state splits by their value heads, not the KV heads.
+  const double state_split = model.linear_attention
+                                 ? std::min(static_cast<double>(layout.tensor),
+                                            static_cast<double>(std::max(model.linear_attention->value_heads, 1))) *
+                                       layout.pipeline
+                                 : 1.0;
+  return model.kv_bytes(tokens, bytes) / kv_split(model, layout) + model.linear_state_bytes(bytes) / state_split;
+}
+
 ExpertAllToAll::ExpertAllToAll(const Request& request, const ModelShape& model, const GpuSpec& gpu,
                                const Layout& layout)
     : ExpertAllToAll(
@@ -360,7 +371,7 @@ double ExpertAllToAll::layer_s(double tokens, double link_scale) const {
 
 double kv_bytes_per_sequence(const Request& request, const ModelShape& model, const Layout& layout) {
   const double blocks = std::ceil(request.context / kv_block_tokens);
-  return model.kv_bytes(blocks * kv_block_tokens, kv_value_bytes(request)) / kv_split(model, layout);
+  return cache_bytes_per_gpu(request, model, layout, blocks * kv_block_tokens);
 }
 
 namespace {
@@ -397,7 +408,7 @@ std::optional<InferenceEstimate::Disaggregated> best_split(const Request& reques
   const double link_gb_per_s = domain >= 2 && group * copies <= domain ? gpu.interconnect.bandwidth_gb_per_s / 2.0
                                : group * copies <= server              ? pcie
                                                                        : std::min(network, pcie);
-  const double kv_bytes = model.kv_bytes(prompt, kv_value_bytes(request)) / kv_split(model, layout);
+  const double kv_bytes = cache_bytes_per_gpu(request, model, layout, prompt);
   const double transfer_s = kv_bytes / (link_gb_per_s * 1e9 * link_efficiency) + link_latency_s;
   // Decode: the largest batch memory holds (the whole context's cache) within the TPOT target.
   const int largest = static_cast<int>(std::min<double>(decode_room, request.max_batch.value_or(256)));

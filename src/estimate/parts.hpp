@@ -240,6 +240,10 @@ inline constexpr Range serving_model_error{0.80, 1.0, 1.0};
 
 // Tensor-parallel ranks (and pipeline stages) the KV cache is split over.
 [[nodiscard]] double kv_split(const ModelShape& model, const Layout& layout);
+// One sequence's KV cache over `tokens` and its linear-attention state, per GPU
+// of the layout (each split over the heads that hold it, and the stages).
+[[nodiscard]] double cache_bytes_per_gpu(const Request& request, const ModelShape& model, const Layout& layout,
+                                         double tokens);
 // Wide expert parallelism's all-to-all (docs/methodology.md §5): each MoE
 // layer dispatches a GPU's tokens to their k experts (in FP8 where the
 // weights are FP8 or FP4, as DeepEP does; else BF16) and combines the outputs

@@ -292,7 +292,8 @@ ModelShape parse_hf_config(std::string_view text, std::string_view source) {
     LinearAttention linear;
     if (const json* types = r.find("layer_types"); types != nullptr && types->is_array()) {
       linear.layers = static_cast<int>(std::count(types->begin(), types->end(), json("linear_attention")));
-    } else if (const auto interval = r.integer("full_attention_interval", false, 1, 10000)) {
+    } else if (const auto interval = r.integer("full_attention_interval", true, 1, 10000)) {
+      // (required without layer_types: which layers attend cannot be told otherwise)
       linear.layers = m.layers - m.layers / *interval;
     }
     linear.key_heads = r.integer("linear_num_key_heads", true, 1, 10000).value_or(0);

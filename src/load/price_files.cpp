@@ -836,6 +836,7 @@ PriceQuote quote_of(const QuoteFields& q, const std::string& file, int line) {
   quote.provider = std::string(q.provider);
   quote.kind = *q.kind;
   quote.region = q.market;
+  quote.tier = implied_tier(quote.kind, quote.region).value_or(PriceTier::specialist);
   quote.date = std::string(q.date);
   quote.source = q.source.empty() ? "price file " + file : std::string(q.source);
   quote.instance_type = std::string(q.instance_type);
@@ -1012,27 +1013,46 @@ PriceBook parse_price_file(std::string_view text, const PriceFileArg& arg, std::
 
 namespace {
 
-// Each file's cards set against the catalog's typical rent in the market of
-// their first quote: a quote above twice it is flagged (likely a premium, a
-// bundle or a price in the wrong unit).
+// Each quote set against the catalog's typical rent for its card in its own
+// market: the dearest quote above twice it is flagged on the card's summary
+// (likely a premium, a bundle or a price in the wrong unit). Typicals are
+// taken once per card and market: a file holds up to 600,000 quotes.
 void compare_with_catalog(PriceBook& book, const Catalog& catalog) {
   const std::string since = months_before(catalog.info().updated, 12);
-  std::size_t first = 0;
-  for (auto& file : book.files) {
-    for (auto& card : file.cards) {
-      const auto lookup = catalog.find(card.gpu_id);
-      const auto quote = std::find_if(book.quotes.begin() + static_cast<std::ptrdiff_t>(first), book.quotes.end(),
-                                      [&](const ImportedQuote& q) { return q.gpu_id == card.gpu_id; });
-      if (lookup.match == nullptr || quote == book.quotes.end()) {
-        continue;
-      }
-      const auto typical = rent_price(lookup.match->rent_usd_per_gpu_hour, quote->quote.region, std::nullopt, since);
-      if (typical) {
-        card.catalog_typical_usd = typical->range.typical;
-        card.over_twice_typical = card.high_usd > 2.0 * typical->range.typical;
+  std::map<std::pair<std::string, Region>, double> typicals;  // 0: no typical
+  auto typical_of = [&](const std::string& id, Region region) {
+    const auto [it, fresh] = typicals.try_emplace({id, region}, 0.0);
+    if (fresh) {
+      const auto lookup = catalog.find(id);
+      if (lookup.match != nullptr) {
+        if (const auto price = rent_price(lookup.match->rent_usd_per_gpu_hour, region, std::nullopt, since)) {
+          it->second = price->range.typical;
+        }
       }
     }
-    first += file.quotes;
+    return it->second;
+  };
+  std::size_t first = 0;
+  for (auto& file : book.files) {
+    std::map<std::string, PriceFileSummary::Card*> cards;
+    for (auto& card : file.cards) {
+      cards[card.gpu_id] = &card;
+    }
+    const std::size_t end = std::min(book.quotes.size(), first + file.quotes);
+    for (std::size_t i = first; i < end; ++i) {
+      const ImportedQuote& q = book.quotes[i];
+      const auto card = cards.find(q.gpu_id);
+      const double typical = typical_of(q.gpu_id, q.quote.region);
+      if (card == cards.end() || typical <= 0 || q.quote.high_usd <= 2.0 * typical ||
+          q.quote.high_usd <= card->second->flagged_usd) {
+        continue;
+      }
+      card->second->over_twice_typical = true;
+      card->second->flagged_usd = q.quote.high_usd;
+      card->second->flagged_region = q.quote.region;
+      card->second->catalog_typical_usd = typical;
+    }
+    first = end;
   }
 }
 

@@ -720,8 +720,10 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
   w.end_object();
 }
 
+// `typical_of`: the quotes a quote's typical is taken from (the card's own,
+// for a price file's quotes as for the catalog's).
 void quotes_json(Writer& w, std::string_view name, const std::vector<PriceQuote>& list, bool purchase,
-                 std::string_view since) {
+                 std::string_view since, const std::vector<PriceQuote>& typical_of) {
   w.array(name, [&] {
     for (const auto& q : list) {
       w.begin_object();
@@ -740,7 +742,7 @@ void quotes_json(Writer& w, std::string_view name, const std::vector<PriceQuote>
         w.field("tier", to_string(q.tier));
         w.field("term_months", q.term_months);
         w.field("recent", dated_since(q.date, since));
-        w.field("over_twice_typical", over_twice_typical(q, list, since));
+        w.field("over_twice_typical", over_twice_typical(q, typical_of, since));
         w.field("instance_type", q.instance_type);
         w.field("gpus_per_instance", q.gpus_per_instance);
         w.field("location", q.location);
@@ -820,7 +822,7 @@ void gpu_full_json(Writer& w, const GpuSpec& g, std::string_view since) {
     }
   });
   w.object("prices", [&] {
-    quotes_json(w, "rent_usd_per_gpu_hour", g.rent_usd_per_gpu_hour, false, since);
+    quotes_json(w, "rent_usd_per_gpu_hour", g.rent_usd_per_gpu_hour, false, since, g.rent_usd_per_gpu_hour);
     const auto rent = rent_price(g.rent_usd_per_gpu_hour, Region::global, std::nullopt, since);
     optional_range(w, "rent_usd_per_gpu_hour_range", rent ? std::optional<Range>(rent->range) : std::nullopt);
     w.field("quotes_since", since);
@@ -842,7 +844,7 @@ void gpu_full_json(Writer& w, const GpuSpec& g, std::string_view since) {
         });
       }
     });
-    quotes_json(w, "purchase_usd_per_card", g.purchase_usd_per_card, true, since);
+    quotes_json(w, "purchase_usd_per_card", g.purchase_usd_per_card, true, since, g.purchase_usd_per_card);
     optional_range(w, "purchase_usd_per_card_range", price_range(g.purchase_usd_per_card, Region::global));
   });
   w.field("confidence", to_string(g.confidence));
@@ -1112,7 +1114,7 @@ std::string render_gpu_json(const GpuSpec& gpu, const CatalogInfo& info, const s
   return document(JsonStyle::pretty, [&](Writer& w) {
     w.key("gpu");
     gpu_full_json(w, gpu, since);
-    quotes_json(w, "price_file_quotes", imported, false, since);
+    quotes_json(w, "price_file_quotes", imported, false, since, gpu.rent_usd_per_gpu_hour);
   });
 }
 
@@ -1135,9 +1137,13 @@ std::string render_prices_json(const PriceBook& book) {
             w.field("quotes", card.quotes);
             w.field("low_usd_per_gpu_hour", round6(card.low_usd));
             w.field("high_usd_per_gpu_hour", round6(card.high_usd));
-            w.field("catalog_typical_usd_per_gpu_hour",
-                    card.catalog_typical_usd > 0 ? std::optional(round6(card.catalog_typical_usd)) : std::nullopt);
             w.field("over_twice_typical", card.over_twice_typical);
+            w.field("flagged_usd_per_gpu_hour",
+                    card.over_twice_typical ? std::optional(round6(card.flagged_usd)) : std::nullopt);
+            w.field("flagged_market",
+                    card.over_twice_typical ? std::optional(to_string(card.flagged_region)) : std::nullopt);
+            w.field("catalog_typical_usd_per_gpu_hour",
+                    card.over_twice_typical ? std::optional(round6(card.catalog_typical_usd)) : std::nullopt);
             w.field("shapes", card.shapes);
             w.field("names", card.names);
             w.field("more_names", card.more_names);

@@ -62,8 +62,8 @@ std::string render_prices_text(const PriceBook& book, const Catalog& catalog, La
       for (const auto& card : file.cards) {
         if (card.over_twice_typical) {
           out += render::wrap_lines(
-                     "  " + say(l, Phrase::prices_over_typical, card.gpu_id, format::money(card.high_usd, {}),
-                                format::money(card.catalog_typical_usd, {})),
+                     "  " + say(l, Phrase::prices_over_typical, card.gpu_id, format::money(card.flagged_usd, {}),
+                                format::money(card.catalog_typical_usd, {}), catalog_word(card.flagged_region, l)),
                      width, "    ") +
                  "\n";
         }

@@ -371,7 +371,7 @@ std::string describe_verdict(const Request& request, const OwnershipCost& own, s
   if (own.rent_term_months > 0) {
     line += say(language, Phrase::verdict_term, own.rent_term_months, own.rent_term_quotes, format::number(own.years));
   } else if (own.term_sought && own.rent_usd_per_gpu_hour) {
-    line += say(language, Phrase::verdict_no_term);
+    line += say(language, Phrase::verdict_no_term, format::number(own.years), describe(own.rent_tier, language));
   }
   if (const auto& months = own.typical.months_to_break_even; months && own.owning_cheaper.value_or(false)) {
     // Beyond the years kept, the rent saved alone does not repay the purchase: the resale value does the rest.
@@ -517,9 +517,11 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     const std::string where = rent_basis(c, request, language);
     const std::string leases =
         (c.lease_rates_only ? say(language, Phrase::lease_rates_only) : std::string()) +
-        (c.spot_missing ? say(language, Phrase::spot_missing) : std::string()) +
-        (c.market_missing && request.market ? say(language, Phrase::market_missing, describe(*request.market, language))
-                                            : std::string()) +
+        // A price file without spot prices rents on demand; the catalog falls back to the typical.
+        (c.market_missing
+             ? say(language, Phrase::market_missing, describe(request.market.value_or(PriceTier::spot), language))
+         : c.spot_missing ? say(language, Phrase::spot_missing)
+                          : std::string()) +
         (c.offer ? describe_idle(*c.offer, e.count, language) : std::string());
     if (e.training && c.rent_usd) {
       lines.push_back(say(language, Phrase::rent_run, format::money(c.rent_usd->typical, unit),

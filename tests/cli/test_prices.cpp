@@ -348,3 +348,66 @@ TEST_CASE("catalog show and prices show the market tiers and flag quotes far fro
   const Result stale_text = wide({"--params", "8B", "--task", "lora", "--gpu", "my-old-card", "--catalog", old});
   CHECK_THAT(stale_text.out, Catch::Contains("every rent quote for this card here is more than 12 months old"));
 }
+
+TEST_CASE("a file's quote is flagged against the typical of its own market, whatever the row order", "[cli][prices]") {
+  // Issue 37 review: a China row first once set the market every row of the
+  // card was compared in. Each quote now meets its own market's typical.
+  const std::string header = "card,price_per_gpu_hour,currency,provider,region,date,kind,market\n";
+  const std::string china = "h100-sxm5,14,cny,cn-cloud,cn-east,2026-11,on-demand,cn\n";
+  const std::string global = "h100-sxm5,4.50,usd,us-cloud,us-east,2026-11,on-demand,global\n";
+  const std::string dear = "h100-sxm5,9.00,usd,premium,us-east,2026-11,on-demand,global\n";
+  for (const std::string& rows : {china + global, global + china}) {
+    const auto file = scratch() / "mixed.csv";
+    harness::spit(file, header + rows);
+    const Result r = wide({"prices", file.string()});
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.out, !Catch::Contains("over twice"));
+  }
+  const auto file = scratch() / "dear.csv";
+  harness::spit(file, header + china + dear);
+  const Result r = wide({"prices", file.string()});
+  CHECK_THAT(r.out, Catch::Contains("a quote of $9.00 per GPU-hour is over twice the catalog's typical $3.99 in market "
+                                    "global"));
+  const auto card =
+      nlohmann::json::parse(run({"prices", file.string(), "--format", "json"}).out)["files"][0]["cards"][0];
+  CHECK(card["flagged_market"] == "global");
+  CHECK(card["flagged_usd_per_gpu_hour"] == 9.0);
+  // A quotes file's spot and China rows carry their tiers.
+  harness::spit(file, header + china + "h100-sxm5,1.20,usd,us-cloud,us-east,2026-11,spot,global\n");
+  const auto show =
+      nlohmann::json::parse(run({"catalog", "show", "h100-sxm5", "--price-file", file.string(), "--format", "json"})
+                                .out)["price_file_quotes"];
+  REQUIRE(show.size() == 2);
+  CHECK(show[0]["tier"] == "china_cloud");
+  CHECK(show[1]["tier"] == "spot");
+}
+
+TEST_CASE("spot asked with --market is --spot, a lease stays a lease, and the verdict names the rent it compares",
+          "[cli][prices]") {
+  const auto file = scratch() / "spot.csv";
+  harness::spit(file,
+                "card,price_per_gpu_hour,currency,provider,region,date,kind,market\n"
+                "h100-sxm5,3.00,usd,acme,us-east,2026-11,on-demand,global\n"
+                "h100-sxm5,1.00,usd,acme,us-east,2026-11,spot,global\n");
+  auto rent = [&](const std::string& flag, const std::string& value) {
+    std::vector<std::string> args = {"--params",     "8B",          "--task",   "lora", "--gpu", "h100-sxm5",
+                                     "--price-file", file.string(), "--format", "json", flag};
+    if (!value.empty()) {
+      args.push_back(value);
+    }
+    const Result r = run(args);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out)["recommendations"][0]["cost_usd"]["rent_per_gpu_hour"]["typical"].get<double>();
+  };
+  CHECK(rent("--spot", "") == Approx(1.0));
+  CHECK(rent("--market", "spot") == Approx(1.0));
+  // Ascend 910B3 in China is priced at leases; with --spot it still is, and says both.
+  const Result lease = wide({"--params", "8B", "--task", "lora", "--gpu", "ascend-910b3", "--region", "cn", "--spot"});
+  REQUIRE(lease.status == 0);
+  CHECK_THAT(lease.out, Catch::Contains("(lease rates; short rentals cost more)") &&
+                            Catch::Contains("no recent spot quote for this card, so at its typical price"));
+  const Result own =
+      wide({"--params", "8B", "--task", "lora", "--gpu", "ascend-910b3", "--region", "cn", "--mode", "buy"});
+  CHECK_THAT(own.out, Catch::Contains("no term quote from 12 months up to 3 years for this card, so against its China "
+                                      "lease rent"));
+}

@@ -231,5 +231,9 @@ TEST_CASE("no status or typical rent is older than six months at the catalog's d
     q.date = "2026-01";
   }
   CHECK(stale_facts(old, Region::global, date) == std::vector<std::string_view>{"status", "rent"});
+  for (auto& q : old.rent_usd_per_gpu_hour) {
+    q.date = "2024-06";  // every quote over a year old: no typical at all, the worst case
+  }
+  CHECK(stale_facts(old, Region::global, date) == std::vector<std::string_view>{"status", "rent"});
   CHECK(stale_facts(card("h100-sxm5"), Region::global, date).empty());
 }

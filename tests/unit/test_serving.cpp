@@ -316,3 +316,17 @@ TEST_CASE("wide expert parallelism: experts over servers, attention data paralle
   CHECK(e.layout.wide_expert());
   CHECK_FALSE(e.inference->disaggregated);
 }
+
+TEST_CASE("a linear-attention state splits over its value heads, the KV cache over the KV heads", "[serving]") {
+  // Qwen3-Next: 2 KV heads, 32 linear value heads. At TP 8 the KV cache is
+  // split 2 ways (each KV head whole on 4 ranks), the state 8 ways.
+  const ModelShape& m = load_embedded_models().resolve("qwen3-next-80b-a3b");
+  const Request r = test::request(80e9, Task::inference);
+  Layout tp8;
+  tp8.tensor = 8;
+  const double tokens = 4096;
+  const double kv = m.kv_bytes(tokens, 2.0);
+  const double state = m.linear_state_bytes(2.0);
+  CHECK(sizing::cache_bytes_per_gpu(r, m, tp8, tokens) == Approx(kv / 2.0 + state / 8.0));
+  CHECK(sizing::cache_bytes_per_gpu(r, m, Layout{}, tokens) == Approx(kv + state));
+}
