@@ -596,6 +596,7 @@ enum class Phrase {
   spot_missing,
   market_missing,
   quotes_too_old,
+  market_unpriced,
   rent_basis_median,
   rent_basis_one,
   rent_basis_span,

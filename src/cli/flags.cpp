@@ -209,9 +209,9 @@ const std::vector<FlagSpec>& flag_table() {
        "Rent on spot (preemptible) prices where a card has them; the others stay on demand", "", FlagScope::any, "spot",
        false},
       {"--market", &Flags::market, values::market, "Cost", "TIER",
-       "Rent at one market tier's quotes where a card has them: specialist | hyperscaler | marketplace | survey | "
-       "serverless | spot | term | china_cloud | china_lease (default: the typical, the median of the specialist "
-       "clouds' on-demand quotes; in China the clouds', then leases)",
+       "Rent at one market tier's recent quotes; a card without one is not priced (spot is --spot): specialist | "
+       "hyperscaler | marketplace | survey | serverless | spot | term | china_cloud | china_lease (default: the "
+       "typical, the median of the specialist clouds' on-demand quotes; in China the clouds', then leases)",
        "", FlagScope::any, "market", false},
       {"--condition", &Flags::condition, values::condition, "Cost", "CONDITION",
        "new | used: buy new servers, or used ones where the catalog prices them (--mode buy; default new)", "",

@@ -323,10 +323,15 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
     c.price_basis = PriceBasis::catalog_quotes;
     const std::optional<PriceTier> asked = request.spot ? std::optional<PriceTier>(PriceTier::spot) : request.market;
     auto price = rent_price(gpu.rent_usd_per_gpu_hour, request.region, asked, request.quotes_since);
-    if (!price && asked) {
+    if (!price && request.spot) {
+      // Spot where a card has it, the typical where not; any other tier asked
+      // for prices only the cards quoted in it (a card not rented there is
+      // not an option at that price).
       price = rent_price(gpu.rent_usd_per_gpu_hour, request.region, std::nullopt, request.quotes_since);
-      c.spot_missing = request.spot && price;
+      c.spot_missing = price.has_value();
       c.market_missing = price.has_value();
+    } else if (!price && asked) {
+      c.market_missing = true;
     }
     if (price) {
       c.rent_usd_per_gpu_hour = price->range;

@@ -831,6 +831,9 @@ constexpr Entry entries[] = {
   {Phrase::spot_missing, "; no spot quote for this card, so on demand", "；该卡无竞价报价，按需计价"},
   {Phrase::market_missing, "; no recent {0} quote for this card, so at its typical price",
    "；该卡无近期{0}报价，按其典型价计"},
+  {Phrase::market_unpriced,
+   "no price: no recent {0} quote for this card, so it is not priced at that tier (drop --market for its typical)",
+   "无报价：该卡无近期{0}报价，不按此档定价（去掉 --market 则按其典型价）"},
   {Phrase::quotes_too_old,
    "no price: every rent quote for this card here is more than 12 months old (give one with --price ID=PRICE)",
    "无报价：此地区该卡的租用报价均已超过 12 个月（可用 --price 按“型号=价格”指定）"},
@@ -843,9 +846,9 @@ constexpr Entry entries[] = {
   {Phrase::verdict_no_term, "; no term quote from 12 months up to {0} years for this card, so against its {1} rent",
    "；该卡无 12 个月至 {0} 年的长期合约报价，故与其{1}租金比较"},
   {Phrase::assume_market,
-   "rent at the catalog's {0} quotes where a card has recent ones; the others at their typical price, and a card a "
-   "price file covers at the file's quotes",
-   "有近期{0}目录报价的卡按其计价，其余按典型价；价格文件覆盖的卡按文件报价"},
+   "rent at the catalog's recent {0} quotes; a card without one is not priced, and a card a price file covers is "
+   "priced at the file's quotes",
+   "按目录中近期的{0}报价计租；无此类报价的卡不定价；价格文件覆盖的卡按文件报价"},
   {Phrase::tier_specialist, "specialist-cloud on-demand", "专业云按需"},
   {Phrase::tier_hyperscaler, "hyperscaler on-demand", "超大规模云按需"},
   {Phrase::tier_marketplace, "marketplace", "算力市场"},

@@ -535,6 +535,8 @@ std::vector<std::string> facts_of(const Request& request, const Recommendation& 
     }
   } else if (c.no_instance_for_gpus > 0) {
     lines.push_back(say(language, Phrase::no_rent_instance, c.no_instance_for_gpus));
+  } else if (c.market_missing && request.market) {
+    lines.push_back(say(language, Phrase::market_unpriced, describe(*request.market, language)));
   } else if (c.quotes_too_old) {
     lines.push_back(say(language, Phrase::quotes_too_old));
   } else {

@@ -858,11 +858,15 @@ TEST_CASE("rent is priced at one market tier: the typical by default, --market o
   CHECK(cost(hyperscaler)["rent_per_gpu_hour"]["typical"].get<double>() >
         2 * cost(typical)["rent_per_gpu_hour"]["typical"].get<double>() * 0.8);
   CHECK(nlohmann::json::parse(hyperscaler.out)["request"]["market"] == "hyperscaler");
-  // A tier the card has no recent quote in: the typical, and it says so.
+  // A tier the card has no recent quote in: not priced at that tier, and it says so.
   const Result missing =
       run({"--params", "8B", "--task", "lora", "--gpu", "h200-nvl", "--market", "hyperscaler"}, "COLUMNS=400");
   REQUIRE(missing.status == 0);
-  CHECK_THAT(missing.out, Catch::Contains("no recent hyperscaler on-demand quote for this card, so at its typical"));
+  CHECK_THAT(missing.out, Catch::Contains("no recent hyperscaler on-demand quote for this card, so it is not priced"));
+  const Result missing_json =
+      run({"--params", "8B", "--task", "lora", "--gpu", "h200-nvl", "--market", "hyperscaler", "--format", "json"});
+  CHECK(cost(missing_json)["market_missing"] == true);
+  CHECK(cost(missing_json)["rent_per_gpu_hour"].is_null());
   const Result both = run({"--params", "8B", "--task", "lora", "--spot", "--market", "term"});
   CHECK(both.status == 2);
   CHECK_THAT(both.err, Catch::Contains("--spot is --market spot"));
