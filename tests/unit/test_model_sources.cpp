@@ -267,7 +267,8 @@ TEST_CASE("a Qwen3-Next config.json imports its linear-attention layers", "[mode
   "rope_theta": 10000000, "partial_rotary_factor": 0.25, "torch_dtype": "bfloat16"
 })";
   const ModelShape config = parse_hf_config(fields, "config.json");
-  const ModelShape& preset = load_embedded_models().resolve("qwen3-next-80b-a3b");
+  const ModelCatalog models = load_embedded_models();
+  const ModelShape& preset = models.resolve("qwen3-next-80b-a3b");
   REQUIRE(config.linear_attention);
   CHECK(*config.linear_attention == *preset.linear_attention);
   CHECK(config.attention_layers() == 12);

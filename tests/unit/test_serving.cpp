@@ -320,7 +320,8 @@ TEST_CASE("wide expert parallelism: experts over servers, attention data paralle
 TEST_CASE("a linear-attention state splits over its value heads, the KV cache over the KV heads", "[serving]") {
   // Qwen3-Next: 2 KV heads, 32 linear value heads. At TP 8 the KV cache is
   // split 2 ways (each KV head whole on 4 ranks), the state 8 ways.
-  const ModelShape& m = load_embedded_models().resolve("qwen3-next-80b-a3b");
+  const ModelCatalog models = load_embedded_models();
+  const ModelShape& m = models.resolve("qwen3-next-80b-a3b");
   const Request r = test::request(80e9, Task::inference);
   Layout tp8;
   tp8.tensor = 8;
