@@ -324,7 +324,8 @@ void card_rent_quotes(CardText& c, const CatalogInfo& info, const std::vector<Pr
   }
 }
 
-// The catalog's purchase quotes: the range per market, then each quote with its source.
+// The catalog's purchase quotes: the range per market and condition (new and
+// used are never one median), then each quote with its source.
 void card_purchase_quotes(CardText& c, const ExchangeRate& rate, const std::vector<PriceQuote>& list) {
   const Language l = c.l;
   const std::string title = say(l, Phrase::list_purchase_per_card);
@@ -333,13 +334,19 @@ void card_purchase_quotes(CardText& c, const ExchangeRate& rate, const std::vect
     return;
   }
   for (const Region region : {Region::global, Region::cn}) {
-    if (const auto range = price_range(list, region)) {
-      const format::MoneyUnit unit = region == Region::cn && rate.cny_per_usd > 0
-                                         ? format::MoneyUnit{Currency::cny, rate.cny_per_usd}
-                                         : format::MoneyUnit{};
-      c.field(say(l, Phrase::list_parenthesis, title, catalog_word(region, l)),
-              say(l, Phrase::list_typical_range, format::money(range->typical, unit), format::money(range->low, unit),
-                  format::money(range->high, unit)));
+    for (const Condition condition : {Condition::new_card, Condition::used}) {
+      std::vector<PriceQuote> same;
+      std::copy_if(list.begin(), list.end(), std::back_inserter(same),
+                   [&](const PriceQuote& q) { return q.condition == condition; });
+      if (const auto range = price_range(same, region)) {
+        const format::MoneyUnit unit = region == Region::cn && rate.cny_per_usd > 0
+                                           ? format::MoneyUnit{Currency::cny, rate.cny_per_usd}
+                                           : format::MoneyUnit{};
+        c.field(say(l, Phrase::list_parenthesis, say(l, Phrase::list_parenthesis, title, catalog_word(condition, l)),
+                    catalog_word(region, l)),
+                say(l, Phrase::list_typical_range, format::money(range->typical, unit), format::money(range->low, unit),
+                    format::money(range->high, unit)));
+      }
     }
   }
   for (const auto& q : list) {

@@ -312,6 +312,9 @@ TEST_CASE("catalog show and prices show the market tiers and flag quotes far fro
   CHECK_THAT(show.out, Catch::Contains("term: $"));
   CHECK_THAT(show.out, Catch::Contains(" specialist, "));
   CHECK_THAT(show.out, Catch::Contains("term 36-month,"));
+  // New and used purchase prices are never one median.
+  CHECK_THAT(show.out, Catch::Contains("purchase per card (new) (global) $28k typical") &&
+                           Catch::Contains("purchase per card (used) (global) $17k typical ($14k to $22k)"));
   const Result azure = wide({"catalog", "show", "a100-80gb-pcie"});
   CHECK_THAT(azure.out,
              Catch::Contains("Azure Standard_NC24ads_A100_v4") && Catch::Contains("[over twice the typical"));
