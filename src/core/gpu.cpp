@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -130,6 +131,17 @@ bool GpuSpec::legal_stock_in(Region region) const {
   return !launched.empty() && launched < a->banned_since.substr(0, launched.size());
 }
 
+namespace {
+
+// The median of a non-empty list.
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return (n % 2 == 1) ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+}  // namespace
+
 std::optional<Range> price_range(const std::vector<PriceQuote>& quotes) {
   if (quotes.empty()) {
     return std::nullopt;
@@ -146,10 +158,7 @@ std::optional<Range> price_range(const std::vector<PriceQuote>& quotes) {
       on_demand_mids.push_back(mid);
     }
   }
-  auto& mids = on_demand_mids.empty() ? all_mids : on_demand_mids;
-  std::sort(mids.begin(), mids.end());
-  const std::size_t n = mids.size();
-  range.typical = (n % 2 == 1) ? mids[n / 2] : (mids[n / 2 - 1] + mids[n / 2]) / 2.0;
+  range.typical = median(on_demand_mids.empty() ? std::move(all_mids) : std::move(on_demand_mids));
   return range;
 }
 
@@ -213,9 +222,7 @@ double median_mid(const std::vector<const PriceQuote*>& quotes) {
   for (const PriceQuote* q : quotes) {
     mids.push_back((q->low_usd + q->high_usd) / 2.0);
   }
-  std::sort(mids.begin(), mids.end());
-  const std::size_t n = mids.size();
-  return (n % 2 == 1) ? mids[n / 2] : (mids[n / 2 - 1] + mids[n / 2]) / 2.0;
+  return median(std::move(mids));
 }
 
 RentPrice price_of(const std::vector<const PriceQuote*>& typical, const std::vector<const PriceQuote*>& spread) {

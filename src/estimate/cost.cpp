@@ -152,10 +152,6 @@ const ServerPrice* server_row(Region region, bool has_rate, Pick pick) {
   return nullptr;
 }
 
-}  // namespace
-
-namespace {
-
 struct TermRent {
   RentPrice price;
   int months = 0;
@@ -164,10 +160,7 @@ struct TermRent {
 // The rent owning is set against when the plan is priced at the catalog's
 // typical: the recent term quotes (leases in China) of the longest stated
 // term from a year up to the years owned; nullopt where there is none.
-std::optional<TermRent> term_rent(const Request& request, const GpuSpec& gpu, const CostEstimate& c) {
-  if (c.price_basis != PriceBasis::catalog_quotes || request.spot || request.market) {
-    return std::nullopt;
-  }
+std::optional<TermRent> term_rent(const Request& request, const GpuSpec& gpu) {
   const PriceTier tier = request.region == Region::cn ? PriceTier::china_lease : PriceTier::term;
   const int longest = static_cast<int>(std::floor(request.ownership.years * 12.0 + 1e-9));
   int months = 0;
@@ -257,7 +250,7 @@ void add_ownership(const Request& request, const GpuSpec& gpu, CostEstimate& c, 
                     own.servers_usd.high + own.network_usd.high};
   own.term_sought = c.price_basis == PriceBasis::catalog_quotes && !request.spot && !request.market;
   own.rent_tier = c.rent_tier;
-  if (const auto term = term_rent(request, gpu, c)) {
+  if (const auto term = own.term_sought ? term_rent(request, gpu) : std::nullopt) {
     own.rent_usd_per_gpu_hour = term->price.range.typical;
     own.rent_term_months = term->months;
     own.rent_term_quotes = term->price.quotes;
@@ -339,8 +332,8 @@ void add_costs(const Request& request, const GpuSpec& gpu, Estimate& e) {
       c.rent_quotes = price->quotes;
       c.rent_newest = price->newest;
       c.spot = price->tier == PriceTier::spot;
-      // Leases (a server-month or longer, divided by the hours) price a short run low.
-      // (unless a term is what was asked for).
+      // Leases (a server-month or longer, divided by the hours) price a short
+      // run low: said, unless a term is what was asked for.
       c.lease_rates_only = (price->tier == PriceTier::term || price->tier == PriceTier::china_lease) &&
                            (!asked || *asked != price->tier);
     } else {
