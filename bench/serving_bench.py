@@ -47,30 +47,46 @@ inv_freq formula, RMSNorm in float32, query head h on K/V head h // (heads / kv_
 parameter counts equal the published ones (8,030,261,248; 7,615,616,512; 1,235,814,400), but it
 has not been compared numerically with transformers' own model. Timing does not depend on that.
 
-The rule for refusing a figure (also written into the JSON as "rule"): a decode figure whose
-achieved_share is below the minimum share, 0.5 at batch >= 8 and 0.3 at batch < 8 (--min-share
-sets one value for every batch), or above 1 (faster than the memory allows: the timing or the byte
-count is wrong), is not recorded: its record gets "status": "rejected" with the reason, its
-measured values are kept only under "rejected_measurement" (no ms_per_step or tokens_per_s field),
-and the run exits 2 when every decode record that was measured was rejected (1 when a measurement
-failed other than by running out of memory). Accepted records get "status": "accepted". On a
-CPU (--device cpu) nothing is a measurement: no CUDA graphs, the same static-cache step runs
-eagerly, and every record is marked "cpu-functional, not a measurement".
+The rule for refusing a figure (also written into the details JSON as "rule"): a decode figure
+whose achieved_share is below the minimum share, 0.5 at batch >= 8 and 0.3 at batch < 8
+(--min-share sets one value for every batch), or above 1 (faster than the memory allows: the
+timing or the byte count is wrong), is not recorded (nor written as a measurement record): its
+record gets "status": "rejected" with the reason, its measured values are kept only under
+"rejected_measurement" (no ms_per_step or tokens_per_s field), and the run exits 2 when every
+decode record that was measured was rejected (1 when a measurement failed other than by running
+out of memory). Accepted records get "status": "accepted". On a CPU (--device cpu) nothing is a
+measurement: no CUDA graphs, the same static-cache step runs eagerly, and every record is marked
+"cpu-functional, not a measurement".
 Figures from this are gpu-advise's own measurement (not a published one), recorded in
 docs/validation.md marked as such.
+
+Output: --out FILE (default $OUT/serving_bench.jsonl) gets the measurement records that
+`gpu-advise calibrate FILE...` reads, JSON Lines, one per accepted decode figure (rejected ones
+and prefill figures are not written; a CPU run writes its functional ones): a step at batch B
+with C cached tokens is written as the steady state of requests with a 1-token prompt and
+2(C-1) output tokens (their average context held, prompt + output/2, is C; their prefill is
+negligible): kind "serving", gpu (--gpu ID, else from the device name, else "unknown" with a
+warning: pass --gpu), model (the preset; --tiny writes the base model's name, a functional test
+only), precision "bf16" (--dtype bfloat16 only: other dtypes write no records), concurrency B,
+context 2C-1, output_tokens 2C-2, tpot_ms (the step), output_tokens_per_s (B / step), engine
+(only with --engine NAME), source, date, id. --details FILE (default: --out with .jsonl replaced
+by _details.json, else $OUT/serving_bench_details.json) gets the detailed JSON document of the
+run: every record, refused ones with their reasons, prefill, bounds, method, versions.
 
 Run (GPU; the default plan is estimated at 3-5 minutes on an H200: Llama 3.1 8B decode at batch
 1, 8, 32, 128 with 1024 and 4096 cached tokens and prefill at 512 to 8192 tokens, then Llama 3.2
 1B and Qwen2.5 7B while --budget-s 270 lasts, checked between measurements, skipped ones listed
-in the JSON; progress on stderr; the file is rewritten after each measurement so a killed run
-keeps what it measured):
-    python3 bench/serving_bench.py --out $OUT/serving_bench.json
-    python3 bench/serving_bench.py --peak-bw-gbs 2039 --out o.json   # a card not in the table
+in the details; progress on stderr; both files are rewritten after each measurement so a killed
+run keeps what it measured):
+    python3 bench/serving_bench.py --out $OUT/serving_bench.jsonl
+    python3 bench/serving_bench.py --peak-bw-gbs 2039 --out o.jsonl  # a card not in the table
+    python3 bench/serving_bench.py --gpu h100-sxm5 --engine vllm --out o.jsonl  # + o_details.json
+    gpu-advise calibrate $OUT/serving_bench.jsonl
 Functional check on a CPU (tiny shapes, eager), the self-test (the rule, the bandwidth table and
 the byte counts; then on a CPU in float32 with tiny configs of each model: the static-cache decode
 must give the logits of a full forward over the whole sequence, max |diff| < 1e-4 x max(1,
 max|logits|); exit 1 on a failure), and the plan without torch:
-    python3 bench/serving_bench.py --device cpu --tiny
+    python3 bench/serving_bench.py --device cpu --tiny --out /tmp/s.jsonl
     python3 bench/serving_bench.py --self-test
     python3 bench/serving_bench.py --dry-run
 """
@@ -128,12 +144,126 @@ PEAK_BW_GBS = (("H200", 4800.0), ("H100 SXM", 3350.0))
 MIN_SHARE_LARGE, MIN_SHARE_SMALL, LARGE_BATCH = 0.5, 0.3, 8
 CPU_STATUS = "cpu-functional, not a measurement"
 ROUND_CACHE = 64  # cache slots are allocated in multiples of this
+# gpu-advise's serving engines: --engine writes one into each measurement record.
+ENGINES = ("vllm", "sglang", "trtllm", "mindie", "lmdeploy")
+
+
+# Measurement records: the JSON Lines that `gpu-advise calibrate FILE...` reads, written by both
+# bench scripts (--out), next to the detailed JSON document of the run (--details).
+def add_output_args(p, stem):
+    """--out (measurement records, JSON Lines), --details (the detailed JSON) and --gpu."""
+    p.add_argument("--out", help="measurement records for `gpu-advise calibrate`, JSON Lines "
+                                 "(default $OUT/%s.jsonl)" % stem)
+    p.add_argument("--details", help="the detailed JSON document of the run (default: --out with "
+                                     ".jsonl replaced by _details.json, else "
+                                     "$OUT/%s_details.json)" % stem)
+    p.add_argument("--gpu", help="gpu-advise GPU id written into each record, e.g. h200-sxm "
+                                 "(default from the device name; 'unknown' when it is not known)")
+
+
+def resolve_output_paths(p, a, stem):
+    """Fill --out and --details from $OUT and from each other (see add_output_args)."""
+    env = os.environ.get("OUT")
+    if a.details is None:
+        if a.out:
+            root = (a.out[:-len(".jsonl")] if a.out.endswith(".jsonl")
+                    else os.path.splitext(a.out)[0])
+            a.details = root + "_details.json"
+        elif env:
+            a.details = os.path.join(env, stem + "_details.json")
+    if a.out is None and env:
+        a.out = os.path.join(env, stem + ".jsonl")
+    if a.out and a.details and os.path.abspath(a.out) == os.path.abspath(a.details):
+        p.error("--out and --details name the same file")
+    a.prog = stem
+
+
+def gpu_id_from_name(name):
+    """gpu-advise's GPU id for a torch.cuda.get_device_name() string, or None."""
+    n = (name or "").upper().replace("-", " ")
+    if "GH200" in n:
+        return "gh200"
+    if "H200" in n:
+        return "h200-nvl" if "NVL" in n else "h200-sxm"
+    if "H100" in n:
+        return "h100-pcie" if "PCIE" in n else "h100-nvl" if "NVL" in n else "h100-sxm5"
+    if "A100" in n:
+        return "a100-%s-%s" % ("80gb" if "80GB" in n else "40gb", "pcie" if "PCIE" in n else "sxm4")
+    if "4090" in n:
+        return "rtx-4090d" if "4090 D" in n or "4090D" in n else "rtx-4090"
+    return None
+
+
+def resolve_gpu(a, device_name):
+    """Set a.gpu (the records' "gpu"): --gpu, else from the device name, else 'unknown' with a
+    warning on stderr."""
+    derived = gpu_id_from_name(device_name)
+    if a.gpu:
+        if derived and derived != a.gpu:
+            print("%s: warning: --gpu %s given, but the device %r looks like %s"
+                  % (a.prog, a.gpu, device_name, derived), file=sys.stderr)
+        return a.gpu
+    if derived:
+        a.gpu = derived
+        return a.gpu
+    a.gpu = "unknown"
+    print("%s: warning: no gpu-advise GPU id known for %s; the measurement records say \"gpu\": "
+          "\"unknown\": pass --gpu ID (an id of gpu-advise's catalog, e.g. h200-sxm)"
+          % (a.prog, repr(device_name) if device_name else "a CPU"), file=sys.stderr)
+    return a.gpu
+
+
+def record_id(used, base):
+    """base, or base-2, base-3, ... when a record of this run already has that id."""
+    rid, n = base, 1
+    while rid in used:
+        n += 1
+        rid = "%s-%d" % (base, n)
+    used.add(rid)
+    return rid
+
+
+def preset_name(label, tiny):
+    """The gpu-advise model preset of a record's model label ("tiny-" dropped), or None."""
+    name = label[len("tiny-"):] if tiny and label.startswith("tiny-") else label
+    return name if name in MODELS else None
+
+
+SOURCE_MODE = {"graph": "CUDA graph", "compile": "torch.compile reduce-overhead", "eager": "eager"}
+
+
+def serving_record(a, doc, rec, used):
+    """The measurement record of one accepted decode measurement, else None. A decode step at
+    batch B with C cached tokens stands for the steady state of requests with a 1-token prompt
+    and 2(C-1) output tokens: their average context held, prompt + output/2, is C, and their
+    prefill is negligible."""
+    if rec.get("kind") != "decode" or rec.get("status") not in ("accepted", CPU_STATUS):
+        return None
+    if "ms_per_step" not in rec or "error" in rec or a.dtype != "bfloat16":
+        return None
+    model = preset_name(rec["model"], a.tiny)
+    if model is None:
+        return None
+    B, C, ms = rec["batch"], rec["context_tokens"], rec["ms_per_step"]
+    out = dict(kind="serving", gpu=a.gpu, count=1, model=model, precision="bf16",
+               concurrency=B, context=2 * C - 1, output_tokens=2 * C - 2,
+               tpot_ms=round(ms, 3), output_tokens_per_s=round(B * 1e3 / ms, 1))
+    if a.engine:
+        out["engine"] = a.engine
+    out.update(
+        source="bench/serving_bench.py decode step, %s, %s, static KV cache of %d tokens"
+               % (SOURCE_MODE.get(rec.get("mode"), rec.get("mode")), doc.get("gpu") or "cpu", C),
+        date=time.strftime("%Y-%m-%d", time.gmtime()),
+        id=record_id(used, "%s-decode-b%d-c%d" % (model, B, C)))
+    return out
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    out = os.path.join(os.environ["OUT"], "serving_bench.json") if os.environ.get("OUT") else None
-    p.add_argument("--out", default=out, help="JSON path (default $OUT/serving_bench.json)")
+    add_output_args(p, "serving_bench")
+    p.add_argument("--engine", choices=ENGINES,
+                   help="the serving engine these figures stand for, written into each record "
+                        "as \"engine\" (default: none, no such key)")
     p.add_argument("--models", default=DEFAULT_MODELS, help="comma list of " + ",".join(MODELS))
     p.add_argument("--device", default="cuda")
     p.add_argument("--dtype", default="bfloat16")
@@ -171,6 +301,7 @@ def parse_args(argv=None):
         p.error("unknown model(s) %s; known: %s" % (",".join(bad), ",".join(MODELS)))
     if a.steps < 1 or a.repeats < 1:
         p.error("--steps and --repeats must be at least 1")
+    resolve_output_paths(p, a, "serving_bench")
     return a
 
 
@@ -656,6 +787,10 @@ def run(a, plan, doc, emit):
                peak_bw_gbs=bw, peak_bw_source=("--peak-bw-gbs" if a.peak_bw_gbs else
                                                "device name" if bw else None),
                decode_mode=mode)
+    resolve_gpu(a, gpu)
+    if a.dtype != "bfloat16":
+        print("serving_bench: --dtype %s: the measurement records are bf16 only, so none are "
+              "written" % a.dtype, file=sys.stderr)
     if cuda and not bw:
         raise SystemExit("serving_bench: no peak bandwidth known for %r; pass --peak-bw-gbs "
                          "(GB/s, from the card's datasheet)" % gpu)
@@ -909,13 +1044,15 @@ def main(argv=None):
                 read = param_count(cls, cfg)[1] * 2 + kv
                 m["bound_ms_bf16_at_%g_gbs" % bw] = round(read / (bw * 1e9) * 1e3, 4)
                 m["min_share"] = min_share(a, m["batch"])
-    return record_and_run(a, plan, doc, run, t0, verdict=decode_verdict)
+    return record_and_run(a, plan, doc, run, t0, verdict=decode_verdict, to_record=serving_record)
 
 
-def record_and_run(a, plan, doc, run, t0, verdict=None):
+def record_and_run(a, plan, doc, run, t0, verdict=None, to_record=None):
     """The end of a bench script's main(), shared: with --dry-run print the plan;
     otherwise run it, appending each record, showing progress on stderr and
-    rewriting --out after every record so a killed run keeps what it measured.
+    rewriting --details (the detailed JSON) and --out (the measurement records,
+    to_record(a, doc, record, used_ids) of each record that is not None, one JSON
+    object a line) after every record so a killed run keeps what it measured.
     Exit status 1 when a measurement failed other than by running out of memory,
     else verdict(doc) when given (0 if it has nothing against the run)."""
     if a.dry_run:
@@ -926,6 +1063,12 @@ def record_and_run(a, plan, doc, run, t0, verdict=None):
         print(json.dumps(doc, indent=2))
         return 0
     doc["_t0"] = t0
+    measurements, used = [], set()
+
+    def dump(path, text):
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
 
     def write():
         out = {k: v for k, v in doc.items() if k != "_t0"}
@@ -933,10 +1076,11 @@ def record_and_run(a, plan, doc, run, t0, verdict=None):
                    skipped=sum(1 for r in doc["records"] if "skipped" in r))
         out["budget_exceeded"] = any(r.get("skipped") == "time budget exceeded"
                                      for r in doc["records"])
+        out["measurement_records"] = dict(file=a.out, count=len(measurements))
+        if a.details:
+            dump(a.details, json.dumps(out, indent=2) + "\n")
         if a.out:
-            os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-            with open(a.out, "w") as f:
-                json.dump(out, f, indent=2)
+            dump(a.out, "".join(json.dumps(m) + "\n" for m in measurements))
         return out
 
     def emit(rec):
@@ -944,10 +1088,17 @@ def record_and_run(a, plan, doc, run, t0, verdict=None):
         shown = {k: (round(v, 3) if isinstance(v, float) else v)
                  for k, v in rec.items() if k not in ("ms_runs", "how")}
         print("[%6.1fs] %s" % (time.monotonic() - t0, json.dumps(shown)), file=sys.stderr)
+        m = to_record(a, doc, rec, used) if to_record else None
+        if m is not None:
+            measurements.append(m)
         write()
 
     run(a, plan, doc, emit)
     print(json.dumps(write(), indent=2))
+    if a.out:
+        print("%s: %d measurement record(s) in %s%s" % (
+            a.prog, len(measurements), a.out,
+            "; details in %s" % a.details if a.details else ""), file=sys.stderr)
     errors = [r for r in doc["records"] if "error" in r and not r.get("out_of_memory")]
     if errors:
         return 1

@@ -28,12 +28,25 @@ serving_bench.py's MODELS table. Figures from this are the project's own measure
 HF-eager baseline (no FSDP, no fused kernels beyond SDPA attention, no torch.compile) and go into
 docs/validation.md marked as such, not as published figures.
 
+Output: --out FILE (default $OUT/training_bench.jsonl) gets the measurement records that
+`gpu-advise calibrate FILE...` reads, JSON Lines, one per successful measurement (none for
+skipped, out-of-memory or failed ones): kind "training", gpu (--gpu ID, else from the device name,
+else "unknown" with a warning: pass --gpu), model (the preset; --tiny writes the base model's
+name, a functional test only), task full|lora, seq_len, micro_batch, recompute full|none,
+optimizer ("adamw": mixed precision and LoRA; "adamw-bf16": pure-bf16 full fine-tune), stack "hf",
+lora_rank and lora_targets (LoRA), global_batch (= micro_batch: one micro-batch per step),
+peak_memory_gib (GPU only), tokens_per_s, source, date, id. --details FILE (default: --out with
+.jsonl replaced by _details.json, else $OUT/training_bench_details.json) gets the detailed JSON
+document of the run (every measurement, skipped ones, method, versions).
+
 Run (GPU; estimated 3-4 minutes for the default plan, --budget-s 420 checked between
-measurements, skipped ones listed in the JSON; progress on stderr, the file rewritten after each
-measurement so a killed run keeps what it measured):
-    python3 bench/training_bench.py --out $OUT/training_bench.json
+measurements, skipped ones listed in the details; progress on stderr, both files rewritten after
+each measurement so a killed run keeps what it measured):
+    python3 bench/training_bench.py --out $OUT/training_bench.jsonl
+    python3 bench/training_bench.py --gpu h100-sxm5 --out h100.jsonl   # details: h100_details.json
+    gpu-advise calibrate $OUT/training_bench.jsonl
 Quick functional test without a GPU, and the plan without torch:
-    python3 bench/training_bench.py --device cpu --tiny
+    python3 bench/training_bench.py --device cpu --tiny --out /tmp/t.jsonl
     python3 bench/training_bench.py --dry-run
 """
 import argparse
@@ -46,13 +59,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # MODELS: exact config.json shapes with their sources; build: random weights on the device.
-from serving_bench import MODELS, Clock, build, model_config, record_and_run  # noqa: E402
+from serving_bench import (MODELS, Clock, add_output_args, build, model_config,  # noqa: E402
+                           preset_name, record_and_run, record_id, resolve_gpu,
+                           resolve_output_paths)
 
 # Most valuable first: when the budget runs out, what is skipped is the tail.
 DEFAULT_MODELS = "llama-3.1-8b,llama-3.2-1b"
 # Full fine-tune precision under --full-precision auto: 16 bytes/param x 7.6-8.0B params is
 # 122-128 GB before activations, too much for one H200; pure bf16 (8 bytes/param) fits.
 PURE_BF16_FULL = {"llama-3.1-8b", "qwen2.5-7b"}
+LORA_RANK = 16
 LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 H200_BF16_DENSE_TFLOPS = 989.0  # NVIDIA H200 SXM datasheet, BF16 tensor core without sparsity
 
@@ -62,8 +78,7 @@ SMALL = dict(seqs="32,64", batches={"llama-3.2-1b": "1,2"}, warmup=1, steps=2)
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    out = os.path.join(os.environ["OUT"], "training_bench.json") if os.environ.get("OUT") else None
-    p.add_argument("--out", default=out, help="JSON path (default $OUT/training_bench.json)")
+    add_output_args(p, "training_bench")
     p.add_argument("--models", default=DEFAULT_MODELS, help="comma list of " + ",".join(MODELS))
     p.add_argument("--methods", default="full,lora", help="comma list of full,lora")
     p.add_argument("--device", default="cuda")
@@ -95,6 +110,7 @@ def parse_args(argv=None):
         p.error("unknown model(s) %s; known: %s" % (",".join(bad), ",".join(MODELS)))
     if set(a.methods) - {"full", "lora"}:
         p.error("--methods takes full and/or lora")
+    resolve_output_paths(p, a, "training_bench")
     return a
 
 
@@ -131,6 +147,7 @@ def run(a, plan, doc, emit):
     doc.update(torch=torch.__version__, transformers=transformers.__version__,
                peft=getattr(peft, "__version__", None), cuda=torch.version.cuda,
                gpu=torch.cuda.get_device_name(dev) if cuda else None)
+    resolve_gpu(a, doc["gpu"])
     impl = {"default": {}, "foreach": dict(foreach=True), "fused": dict(fused=True)}[a.adamw_impl]
 
     def reset(model=None):
@@ -161,8 +178,8 @@ def run(a, plan, doc, emit):
         if m["method"] == "lora":
             if peft is None:
                 raise RuntimeError("peft not available (%s)" % peft_error)
-            lc = peft.LoraConfig(r=16, lora_alpha=32, lora_dropout=a.lora_dropout, bias="none",
-                                 target_modules=LORA_TARGETS, task_type="CAUSAL_LM")
+            lc = peft.LoraConfig(r=LORA_RANK, lora_alpha=32, lora_dropout=a.lora_dropout,
+                                 bias="none", target_modules=LORA_TARGETS, task_type="CAUSAL_LM")
             model = peft.get_peft_model(model, lc)
         return model, info
 
@@ -261,6 +278,34 @@ def run(a, plan, doc, emit):
         reset()
 
 
+def training_record(a, doc, rec, used):
+    """The measurement record (for `gpu-advise calibrate`) of one successful training
+    measurement, else None (skipped, out of memory, failed)."""
+    if "ms_per_step" not in rec or "error" in rec or "skipped" in rec:
+        return None
+    model = preset_name(rec["model"], a.tiny)
+    if model is None:
+        return None
+    B, S, lora = rec["batch"], rec["seq"], rec["method"] == "lora"
+    out = dict(kind="training", gpu=a.gpu, count=1, model=model, task=rec["method"],
+               seq_len=S, micro_batch=B, recompute="full" if rec["checkpointing"] else "none",
+               optimizer="adamw-bf16" if rec["precision"] == "bf16" else "adamw", stack="hf")
+    if lora:
+        out.update(lora_rank=LORA_RANK, lora_targets="all")  # LORA_TARGETS: all seven linears
+    out["global_batch"] = B  # one micro-batch per optimizer step
+    if rec.get("peak_memory_bytes") is not None:
+        out["peak_memory_gib"] = round(rec["peak_memory_bytes"] / 2**30, 2)
+    out["tokens_per_s"] = round(B * S * 1e3 / rec["ms_per_step"], 1)
+    attn = "SDPA" if a.attn == "sdpa" else "attn_implementation %s" % (a.attn or "default")
+    out.update(
+        source="bench/training_bench.py on %s (torch %s, transformers %s, %s, random weights)"
+               % (doc.get("gpu") or "cpu", doc.get("torch"), doc.get("transformers"), attn),
+        date=time.strftime("%Y-%m-%d", time.gmtime()),
+        id=record_id(used, "%s-%s-s%d-b%d-ck%d" % (
+            model, "lora" if lora else "full-" + rec["precision"], S, B, rec["checkpointing"])))
+    return out
+
+
 def main(argv=None):
     t0 = time.monotonic()
     a = parse_args(argv)
@@ -281,7 +326,8 @@ def main(argv=None):
                            **{"bf16-base": "frozen bf16 base, peft adapters, autocast bf16"}),
             adamw="torch.optim.AdamW lr 1e-5, betas/eps/weight_decay defaults, impl %s"
                   % a.adamw_impl,
-            lora=dict(r=16, lora_alpha=32, lora_dropout=a.lora_dropout, target_modules=LORA_TARGETS),
+            lora=dict(r=LORA_RANK, lora_alpha=32, lora_dropout=a.lora_dropout,
+                      target_modules=LORA_TARGETS),
             checkpointing="model.gradient_checkpointing_enable(use_reentrant=False)",
             flops="dense: full 6*N*T, LoRA 4*N*T + 6*N_lora*T; attention 12*L*S*heads*head_dim*T; "
                   "T = batch*seq, N = dense_params (input embedding excluded unless tied); "
@@ -289,7 +335,7 @@ def main(argv=None):
             peak_memory="torch.cuda.max_memory_allocated after reset_peak_memory_stats, per "
                         "measurement, weights included"),
         models={}, records=[])
-    return record_and_run(a, plan, doc, run, t0)
+    return record_and_run(a, plan, doc, run, t0, to_record=training_record)
 
 
 if __name__ == "__main__":

@@ -85,17 +85,17 @@ _gpu_advise() {
       --optimizer-in-backward --goodput --lora-rank --lora-targets
       --tokens --epochs --fp8 --deadline --precision --kv-precision --context --output-tokens --concurrency --copies --ep --tp --pp --dp --cp --engine --max-batch
       --tpot-ms --ttft-ms --request-rate --price --spot --market --condition --years --utilization --power-price
-      --currency --format --output --lang --color --explain --compact --catalog --price-file --rules --prepared-for --prepared-by
+      --currency --format --output --lang --color --explain --compact --catalog --price-file --calibration --check --rules --prepared-for --prepared-by
       --help --version
       -p -t -b -g -n -f -o"
   # The flags that take no value; every other flag takes the next word.
   local switches=" --optimizer-in-backward --fp8 --spot --explain --compact --help -h --version "
-  local commands="recommend compare fit batch catalog models prices rules help"
+  local commands="recommend compare fit batch catalog models prices calibrate rules help"
 
   case "$prev" in
     --task | -t) _gpu_advise_reply "pretrain full lora qlora inference sft finetune serve"; return ;;
     --budget | -b) _gpu_advise_reply "low medium high"; return ;;
-    --format | -f) _gpu_advise_reply "text json markdown html csv tsv"; return ;;
+    --format | -f) _gpu_advise_reply "text json markdown html csv tsv yaml"; return ;;
     --region) _gpu_advise_reply "global cn"; return ;;
     --mode) _gpu_advise_reply "rent buy"; return ;;
     --ecosystem) _gpu_advise_reply "cuda rocm cann gaudi xpu neuware dtk any"; return ;;
@@ -134,7 +134,7 @@ _gpu_advise() {
       return
       ;;
     --model) _gpu_advise_reply "$(_gpu_advise_ids models)"; return ;;
-    --catalog | --price-file | --rules | --model-config | --output | -o) _gpu_advise_files; return ;;
+    --catalog | --price-file | --calibration | --check | --rules | --model-config | --output | -o) _gpu_advise_files; return ;;
   esac
   if [[ $split == true ]]; then
     COMPREPLY=()  # --flag=VALUE of a flag with free-text values
@@ -158,7 +158,7 @@ _gpu_advise() {
     help) ((cword == 2)) && _gpu_advise_reply "$commands" ;;
     compare) _gpu_advise_reply "$(_gpu_advise_ids catalog list)" ;;
     batch) ((cword == 2)) && _gpu_advise_files ;;
-    prices) _gpu_advise_files ;;
+    prices | calibrate) _gpu_advise_files ;;
     catalog)
       if ((cword == 2)); then
         _gpu_advise_reply "list show validate"

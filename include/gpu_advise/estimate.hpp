@@ -34,6 +34,9 @@ struct MemoryBreakdown {
   double kv_cache = 0;
   double reserve = 0;
   double host = 0;  // kept in host memory per GPU (--offload); not part of total()
+  // --calibration (training): the measured peaks' correction, scale x (total - reserve) + offset - (total - reserve);
+  // signed, part of total().
+  double calibration = 0;
   // Training: the peak is the largest phase, not the sum of every part. A
   // stack that frees its gradients after each optimizer step holds the
   // activations in the forward pass and the gradients in the optimizer step,
@@ -43,7 +46,7 @@ struct MemoryBreakdown {
   MemoryPhase phase = MemoryPhase::whole_step;
 
   [[nodiscard]] double total() const {
-    return weights + gradients + optimizer + activations + kv_cache + reserve - released;
+    return weights + gradients + optimizer + activations + kv_cache + reserve - released + calibration;
   }
 };
 
@@ -367,6 +370,9 @@ struct Estimate {
   CostEstimate cost;
   Sizing sizing;      // when fits
   Shortfall why_not;  // when !fits
+  // The calibration its figures follow: an index into request.calibrations
+  // (docs/calibration.md); none, as modelled.
+  std::optional<std::size_t> calibration;
   std::vector<EstimateNote> notes;
 
   [[nodiscard]] double headroom() const { return usable_bytes > 0 ? 1.0 - per_gpu.total() / usable_bytes : 0.0; }

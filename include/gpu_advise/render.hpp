@@ -15,7 +15,8 @@ namespace gpu_advise {
 
 struct FitReport;  // fit_report.hpp
 
-enum class OutputFormat { text, json, markdown, html, csv, tsv };
+// yaml: calibrate's calibration file, and nothing else.
+enum class OutputFormat { text, json, markdown, html, csv, tsv, yaml };
 [[nodiscard]] std::span<const EnumName<OutputFormat>> names(OutputFormat);
 
 // The version of the JSON documents below; bumped on any incompatible change.
@@ -87,6 +88,11 @@ enum class JsonStyle { pretty, line };
 [[nodiscard]] std::string render_prices_text(const PriceBook& book, const Catalog& catalog,
                                              Language language = Language::en, const TextStyle& style = {});
 [[nodiscard]] std::string render_prices_json(const PriceBook& book);
+// calibrate: each card and stack's fit, and every measurement before, after
+// and left out (docs/calibration.md).
+[[nodiscard]] std::string render_calibration_text(std::span<const Calibration> calibrations,
+                                                  Language language = Language::en, const TextStyle& style = {});
+[[nodiscard]] std::string render_calibration_json(std::span<const Calibration> calibrations);
 [[nodiscard]] std::string render_models_text(const ModelCatalog& models, Language language = Language::en,
                                              const TextStyle& style = {});
 [[nodiscard]] std::string render_rules_text(const RuleSet& rules, Language language = Language::en,

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu_advise/calibration.hpp"
 #include "gpu_advise/gpu.hpp"
 #include "gpu_advise/model.hpp"
 #include "gpu_advise/ownership.hpp"
@@ -244,6 +245,11 @@ struct Request {
 
   // The configured defaults this request took (stated in the assumptions).
   std::vector<ConfiguredDefault> configured;
+
+  // --calibration files: the fitted factors of the cards and stacks (or
+  // engines) measured; an estimate on one of them uses its calibration
+  // (docs/calibration.md), every other is as modelled.
+  std::vector<Calibration> calibrations;
 
   // Training tokens this request implies (tokens x epochs for fine-tuning).
   [[nodiscard]] double training_tokens() const;

@@ -34,6 +34,7 @@ const std::vector<CommandWord>& command_words() {
       {"batch", {}, Command::batch},
       {"models", {}, Command::models},
       {"prices", {}, Command::prices},
+      {"calibrate", {}, Command::calibrate},
       {"catalog",
        {{"list", Command::catalog_list}, {"show", Command::catalog_show}, {"validate", Command::catalog_validate}}},
       {"rules", {{"list", Command::rules_list}, {"validate", Command::rules_validate}}},
@@ -301,6 +302,14 @@ void declare_commands(CLI::App& app, Flags& flags) {
       ->add_option("files", flags.prices_files, "Price files: FILE or PROVIDER=FILE (docs/prices.md)")
       ->required()
       ->expected(1, 256)
+      ->type_name("FILE ...");
+  add_command(app, "calibrate",
+              "Fit a card and stack's speed and memory to your measurements (bench/*.py records); write the "
+              "calibration with -o FILE.yaml",
+              calibrate_examples, Command::calibrate, flags)
+      ->add_option("files", flags.measurement_files,
+                   "Measurement records: JSON Lines, or CSV with the same columns (docs/calibration.md)")
+      ->expected(0, 256)
       ->type_name("FILE ...");
   CLI::App* rules_cmd = app.add_subcommand("rules", "List or validate scenario rules");
   rules_cmd->footer(rules_examples);

@@ -99,6 +99,7 @@ Flags flags_from_json(const nlohmann::json& line, const Flags& defaults) {
   f.catalogs = defaults.catalogs;
   f.price_files = defaults.price_files;
   f.priced_by = defaults.priced_by;
+  f.calibrated = defaults.calibrated;
   f.rules = defaults.rules;
   f.lang = defaults.lang;
   f.compact = defaults.compact;  // batch --compact: every line compact, unless a line says "compact": false

@@ -39,6 +39,7 @@ Entry entry_of(Command command) {
     case Command::catalog_show: return run_catalog_show;
     case Command::rules_list: return run_rules_list;
     case Command::prices: return run_prices;
+    case Command::calibrate: return run_calibrate;
     case Command::catalog_validate:  // run before the data is loaded
     case Command::rules_validate:
     case Command::help: break;  // answered by read_command_line
@@ -85,6 +86,10 @@ int run_checked(int argc, const char* const* argv, std::ostream& out, std::ostre
     book = read_price_files(flags, base, err);
     priced = with_prices(base, book);
     flags.priced_by = book.files;
+  }
+  // --calibration: the fitted factors of the cards and stacks measured.
+  if (!flags.calibration_files.empty() && accepts_calibration(command)) {
+    flags.calibrated = read_calibrations(flags.calibration_files, base);
   }
   const Session session{command, flags, language, output, base, priced ? *priced : base, book, rules};
   return entry_of(command)(session);

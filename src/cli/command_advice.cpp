@@ -53,6 +53,7 @@ int run_recommend(const Session& session) {
       case OutputFormat::html: return render_html(report, language, header);
       case OutputFormat::csv:
       case OutputFormat::tsv: return render_table(report, f, language);
+      case OutputFormat::yaml: break;  // refused by check_formats
     }
     return std::string();
   });
@@ -72,6 +73,7 @@ int run_fit(const Session& session) {
       case OutputFormat::html: return render_fit_html(report, language, header);
       case OutputFormat::csv:
       case OutputFormat::tsv: return render_fit_table(report, f, language);
+      case OutputFormat::yaml: break;  // refused by check_formats
     }
     return std::string();
   });

@@ -37,6 +37,7 @@ int run_catalog_list(const Session& session);
 int run_catalog_show(const Session& session);
 int run_rules_list(const Session& session);
 int run_prices(const Session& session);
+int run_calibrate(const Session& session);  // command_calibrate.cpp
 
 // The validate commands check one file alone, before the defaults and the data are read.
 int run_catalog_validate(const Flags& flags, const Output& output);
@@ -45,5 +46,9 @@ int run_rules_validate(const Flags& flags, const Output& output);
 // The --price-file files read against the catalog; the accelerators they
 // price that the catalog does not know said once each on `err`.
 [[nodiscard]] PriceBook read_price_files(const Flags& flags, const Catalog& base, std::ostream& err);
+
+// The --calibration files read against the catalog; a card and stack (or
+// engine) calibrated in two of them is an error.
+[[nodiscard]] std::vector<Calibration> read_calibrations(const std::vector<std::string>& files, const Catalog& base);
 
 }  // namespace gpu_advise::cli

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdlib>
@@ -43,6 +44,33 @@ std::string checked(const Key& key, const std::string& value) {
   }
   (void)parse_budget_choice(value, key.variable);
   return value;
+}
+
+// --calibration's default: GPU_ADVISE_CALIBRATION (files separated by ':'),
+// else the config file's calibration key.
+void apply_calibration_default(Flags& flags, const std::vector<ConfigEntry>& file, const std::string& file_name) {
+  if (!flags.calibration_files.empty()) {
+    return;
+  }
+  if (const char* value = environment("GPU_ADVISE_CALIBRATION")) {
+    const std::string_view list(value);
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      const std::size_t end = std::min(list.find(':', start), list.size());
+      if (end > start) {
+        flags.calibration_files.emplace_back(list.substr(start, end - start));
+      }
+      start = end + 1;
+    }
+    flags.configured.push_back({"calibration", value, "GPU_ADVISE_CALIBRATION"});
+    return;
+  }
+  for (const auto& entry : file) {
+    if (entry.key == "calibration") {
+      flags.calibration_files.push_back(entry.value);
+      flags.configured.push_back({entry.key, entry.value, file_name + ":" + std::to_string(entry.line)});
+    }
+  }
 }
 
 }  // namespace
@@ -92,6 +120,7 @@ void apply_configured_defaults(Flags& flags) {
       }
     }
   }
+  apply_calibration_default(flags, file, file_name);
 }
 
 }  // namespace gpu_advise::cli

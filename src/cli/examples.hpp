@@ -79,6 +79,12 @@ inline constexpr const char* prices_examples = R"(Examples:
   gpu-advise --params 70B --task lora --price-file lambda/vms.csv
   gpu-advise catalog show h100-sxm5 --price-file aws=aws-vms.csv)";
 
+inline constexpr const char* calibrate_examples = R"(Examples:
+  OUT=. python3 bench/training_bench.py --gpu h200-sxm   # on the GPU: training_bench.jsonl
+  gpu-advise calibrate training_bench.jsonl -o h200-hf.yaml
+  gpu-advise calibrate --check h200-hf.yaml
+  gpu-advise --model llama-3.1-8b --task lora --gpu h200-sxm --calibration h200-hf.yaml)";
+
 inline constexpr const char* rules_examples = R"(Examples:
   gpu-advise rules list
   gpu-advise rules validate my-rules.yaml
@@ -86,7 +92,7 @@ inline constexpr const char* rules_examples = R"(Examples:
 
 inline constexpr const char* short_usage =
     R"(usage: gpu-advise --params COUNT --task TASK [--budget low|medium|high] [options]
-       gpu-advise compare|fit|batch|models|catalog|rules|help ...
+       gpu-advise compare|fit|batch|models|prices|calibrate|catalog|rules|help ...
 
   gpu-advise --params 70B --task lora --budget low     which cards to rent for a LoRA of a 70B model
   gpu-advise fit --gpu ascend-910b2 --count 8          what 8 cards you have can train or serve

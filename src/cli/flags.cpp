@@ -26,19 +26,22 @@ requires std::is_enum_v<E> std::string shown(E value) { return std::string(to_st
 // validate commands say one line, to --output; compare names its cards as
 // arguments and lists them all (no --gpu, --top); fit sizes the cards the
 // user has (no --max-gpus); batch lines set the workload themselves.
-constexpr Commands every_command{Command::recommend,    Command::compare, Command::fit,
-                                 Command::batch,        Command::models,  Command::catalog_list,
-                                 Command::catalog_show, Command::prices,  Command::rules_list};
+constexpr Commands every_command{Command::recommend,  Command::compare,      Command::fit,          Command::batch,
+                                 Command::models,     Command::catalog_list, Command::catalog_show, Command::prices,
+                                 Command::rules_list, Command::calibrate};
 
-constexpr Commands written{Command::recommend,  Command::compare,          Command::fit,           Command::batch,
-                           Command::models,     Command::catalog_list,     Command::catalog_show,  Command::prices,
-                           Command::rules_list, Command::catalog_validate, Command::rules_validate};
-constexpr Commands formatted{Command::recommend,    Command::compare, Command::fit,
-                             Command::batch,        Command::models,  Command::catalog_list,
-                             Command::catalog_show, Command::prices,  Command::rules_list};
+constexpr Commands written{
+    Command::recommend,      Command::compare,      Command::fit,    Command::batch,      Command::models,
+    Command::catalog_list,   Command::catalog_show, Command::prices, Command::rules_list, Command::catalog_validate,
+    Command::rules_validate, Command::calibrate};
+constexpr Commands formatted{Command::recommend,  Command::compare,      Command::fit,          Command::batch,
+                             Command::models,     Command::catalog_list, Command::catalog_show, Command::prices,
+                             Command::rules_list, Command::calibrate};
 constexpr Commands coloured{Command::recommend,    Command::compare,      Command::fit,       Command::models,
                             Command::catalog_list, Command::catalog_show, Command::rules_list};
 constexpr Commands priced{Command::recommend, Command::compare, Command::fit, Command::batch, Command::catalog_show};
+constexpr Commands calibrated{Command::recommend, Command::compare, Command::fit, Command::batch};
+constexpr Commands checked{Command::calibrate};
 constexpr Commands compacted{Command::recommend, Command::compare, Command::batch};
 constexpr Commands explained{Command::recommend, Command::compare};
 constexpr Commands selected{Command::recommend, Command::fit};   // --gpu
@@ -257,6 +260,13 @@ const std::vector<FlagSpec>& flag_table() {
        "Rent prices from a SkyPilot catalog file (PROVIDER=FILE, or .../PROVIDER/vms.csv) or a CSV of your quotes "
        "(repeatable; docs/prices.md)",
        "", FlagScope::any, "", true, "", priced},
+      {"--calibration", &Flags::calibration_files, nullptr, "Data", "FILE",
+       "Estimates on the cards and stacks a calibration FILE measured follow it (repeatable; from "
+       "'gpu-advise calibrate'; docs/calibration.md)",
+       "", FlagScope::any, "", true, "", calibrated},
+      {"--check", &Flags::calibrate_check, nullptr, "Data", "FILE",
+       "calibrate: check a calibration FILE (as edited by hand) and summarise it", "", FlagScope::any, "", false, "",
+       checked},
       {"--rules", &Flags::rules, nullptr, "Data", "FILE",
        "Add or override scenario rules from a rules FILE (repeatable)", "", FlagScope::any, "", true, "",
        every_command},
@@ -281,6 +291,7 @@ std::string_view command_name(Command command) {
     case Command::catalog_show: return "catalog show";
     case Command::catalog_validate: return "catalog validate";
     case Command::prices: return "prices";
+    case Command::calibrate: return "calibrate";
     case Command::rules_list: return "rules list";
     case Command::rules_validate: return "rules validate";
     case Command::help: return "help";
@@ -289,6 +300,8 @@ std::string_view command_name(Command command) {
 }
 
 bool accepts(Command command, const FlagSpec& spec) { return spec.takers.has(command); }
+
+bool accepts_calibration(Command command) { return calibrated.has(command); }
 
 bool given(const Flags& flags, const FlagSpec& spec) {
   struct Given {
@@ -335,8 +348,9 @@ OutputFormat parse_format(const std::string& raw) {
     return *format;
   }
   std::string message = fmt::format(
-      "--format: '{}' is not a format; expected text, json, markdown (or md), html, csv or tsv", text::excerpt(raw));
-  if (const auto suggestion = text::did_you_mean(raw, {"text", "json", "markdown", "html", "csv", "tsv"})) {
+      "--format: '{}' is not a format; expected text, json, markdown (or md), html, csv, tsv or yaml (calibrate)",
+      text::excerpt(raw));
+  if (const auto suggestion = text::did_you_mean(raw, {"text", "json", "markdown", "html", "csv", "tsv", "yaml"})) {
     message += fmt::format("; did you mean '{}'?", *suggestion);
   }
   throw UsageError(message);
@@ -646,6 +660,7 @@ Request to_request(const Flags& flags, const Catalog& catalog, const ModelShape&
   }
   request.configured = flags.configured;
   request.price_files = flags.priced_by;
+  request.calibrations = flags.calibrated;
   const RequestInputs inputs{flags, catalog, model};
   for (const bool first : {true, false}) {
     if (!first) {

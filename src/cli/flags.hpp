@@ -59,7 +59,9 @@ struct Flags {
   std::string show_id;
   std::vector<std::string> help_topic;  // help [COMMAND [SUBCOMMAND]]
   std::string validate_file;
-  std::vector<std::string> prices_files;  // prices FILE...
+  std::vector<std::string> prices_files;       // prices FILE...
+  std::vector<std::string> measurement_files;  // calibrate FILE...
+  std::string calibrate_check;                 // calibrate --check FILE
   // sizing
   std::string seq_len;
   std::string micro_batch;
@@ -106,6 +108,9 @@ struct Flags {
   std::string years;
   std::string utilization;
   std::string power_price;
+  std::vector<std::string> calibration_files;  // --calibration, as typed
+  // The --calibration files' calibrations, once read (the Request's).
+  std::vector<Calibration> calibrated;
   // What the --price-file files priced, once read (stated in the assumptions).
   std::vector<PriceFileSummary> priced_by;
   // The defaults of the environment and config file these flags took
@@ -128,6 +133,7 @@ enum class Command {
   catalog_show,
   catalog_validate,
   prices,
+  calibrate,
   rules_list,
   rules_validate,
   help,
@@ -189,6 +195,8 @@ struct FlagSpec {
 // Whether `command` takes the flag: a flag a command would ignore is an
 // error, and each command's --help lists exactly the flags it takes.
 [[nodiscard]] bool accepts(Command command, const FlagSpec& spec);
+// Whether the command sizes plans, and so reads --calibration (or its default).
+[[nodiscard]] bool accepts_calibration(Command command);
 
 // Whether the flag was given (a non-empty value, a list, or true).
 [[nodiscard]] bool given(const Flags& flags, const FlagSpec& spec);

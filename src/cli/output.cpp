@@ -86,6 +86,9 @@ std::optional<OutputFormat> format_of(const std::string& name) {
   if (extension == ".tsv" || extension == ".tab") {
     return OutputFormat::tsv;
   }
+  if (extension == ".yaml" || extension == ".yml") {
+    return OutputFormat::yaml;  // calibrate's calibration file
+  }
   return std::nullopt;
 }
 
@@ -134,10 +137,17 @@ void check_formats(Command command, const Flags& flags, const std::vector<Destin
     const OutputFormat f = d.format;
     const bool table = f == OutputFormat::csv || f == OutputFormat::tsv;
     const bool plain = f == OutputFormat::text || f == OutputFormat::json;
+    if (f == OutputFormat::yaml && command != Command::calibrate) {
+      throw UsageError(fmt::format(
+          "--format yaml{} is the calibration file that 'gpu-advise calibrate' writes, not "
+          "an output of '{}'",
+          d.to_file() ? fmt::format(" (for {})", text::printable(d.name)) : std::string(), command_name(command)));
+    }
     if (advice || (command == Command::batch && f == OutputFormat::json) ||
         (command == Command::rules_list && f == OutputFormat::text) ||
         (command == Command::catalog_list && (plain || table)) ||
-        ((command == Command::models || command == Command::catalog_show || command == Command::prices) && plain)) {
+        ((command == Command::models || command == Command::catalog_show || command == Command::prices) && plain) ||
+        (command == Command::calibrate && (plain || f == OutputFormat::yaml))) {
       continue;
     }
     const std::string where = d.to_file() ? fmt::format(" (for {})", text::printable(d.name)) : std::string();
@@ -146,6 +156,7 @@ void check_formats(Command command, const Flags& flags, const std::vector<Destin
     }
     const std::string_view takes = command == Command::rules_list     ? "text"
                                    : command == Command::catalog_list ? "text, json, csv or tsv"
+                                   : command == Command::calibrate    ? "text, json or yaml"
                                                                       : "text or json";
     throw UsageError(
         fmt::format("'{}' writes {}, not {}{}: markdown and html are reports of advice, csv and tsv "

@@ -139,7 +139,7 @@ Probe probe_serving(const Request& request, const ModelShape& model, const GpuSp
   const int instance = largest_instance(request, gpu);
   auto rentable = [&](const Layout& layout) { return instance == 0 || gpus_together(layout, false, gpu) <= instance; };
   for (const Layout& layout : serving_layouts(request, model, gpu, n)) {
-    const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+    const MemoryBreakdown memory = memory_on(request, model, gpu, layout);
     keep_smallest(result.smallest, memory);
     if (memory.total() > usable) {
       continue;
@@ -188,7 +188,7 @@ Probe probe_count(const Request& request, const ModelShape& model, const GpuSpec
   }
   Probe result;
   for (const Layout& layout : layouts_for(request, model, gpu, n)) {
-    const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+    const MemoryBreakdown memory = memory_on(request, model, gpu, layout);
     keep_smallest(result.smallest, memory);
     if (memory.total() > usable) {
       continue;
@@ -221,7 +221,7 @@ std::optional<Candidate> check_family(const Request& request, const ModelShape& 
   if (!as_fixed(request, layout)) {
     return std::nullopt;
   }
-  const MemoryBreakdown memory = memory_per_gpu(request, model, layout);
+  const MemoryBreakdown memory = memory_on(request, model, gpu, layout);
   if (probe != nullptr) {
     keep_smallest(probe->smallest, memory);
   }

@@ -127,6 +127,7 @@ Estimate plan_at_smallest(const Request& stated, const ModelShape& model, const 
   }
 
   e.fits = true;
+  e.calibration = calibration_index(request, gpu);
   e.count = found.count;
   e.layout = found.chosen->layout;
   e.per_gpu = found.chosen->memory;

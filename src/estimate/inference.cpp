@@ -4,6 +4,7 @@
 // tensor-parallel communication and a per-step overhead. The operating point
 // is the largest batch that fits, the scheduler runs and the latency targets allow.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "estimate/parts.hpp"
@@ -76,6 +77,27 @@ Rates corner(const GpuSpec& gpu, int k) {
   }
 }
 
+// The band of a serving plan's step times, as factors on the slow, typical
+// and fast corners: the efficiencies' corners widened by the step model's own
+// error on the fitting set (docs/validation.md); calibrated on three or more
+// measurements, the typical widened by their leave-one-out extremes of
+// measured over predicted speed.
+struct Band {
+  double widen[3] = {serving_model_error.high, 1.0, serving_model_error.low};
+  bool measured = false;
+};
+
+Band serving_band(const Request& request, const GpuSpec& gpu) {
+  Band band;
+  const Calibration* c = serving_calibration(request, gpu);
+  if (c != nullptr && c->speed.band_low && c->speed.band_high) {
+    band.measured = true;
+    band.widen[0] = 1.0 / *c->speed.band_low;
+    band.widen[2] = 1.0 / *c->speed.band_high;
+  }
+  return band;
+}
+
 // The per-GPU work of one step, from the shapes; step times for any batch.
 class StepModel {
  public:
@@ -92,6 +114,9 @@ class StepModel {
         m_bandwidth(gpu.memory.bandwidth_gb_per_s * 1e9),
         m_precision_factor(decode_precision_factor(request.precision)),
         m_speed(engine_speed(request.engine.value_or(ServingEngine::vllm), gpu.software)) {
+    if (const Calibration* c = serving_calibration(request, gpu)) {
+      m_speed *= c->speed.factor;  // --calibration: the card and engine's measured speed
+    }
     // Weights: the routed experts' share is read only where tokens go.
     const double shape = std::max(model.shape_params(), 1.0);
     m_expert_share = model.moe ? std::clamp(model.routed_expert_params() / shape, 0.0, 1.0) : 0.0;
@@ -564,10 +589,9 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
 
   // Figures at three corners: slow (low efficiencies, high overhead), typical, fast.
   const double replicas = inf.replicas;
-  // The band: the efficiencies' corners, widened by the step model's own
-  // error on the fitting set (docs/validation.md).
-  const double widen[3] = {serving_model_error.high, 1.0, serving_model_error.low};
-  auto at = [&](double b, int k) { return steps.step_s(b, corner(gpu, k)) * widen[k]; };
+  const Band band = serving_band(request, gpu);
+  auto rates = [&](int k) { return corner(gpu, band.measured ? 1 : k); };
+  auto at = [&](double b, int k) { return steps.step_s(b, rates(k)) * band.widen[k]; };
   const double b = inf.concurrency;
   const double slow = at(b, 0);
   const double mid = at(b, 1);
@@ -578,9 +602,7 @@ ServingResult serve(const Request& request, const ModelShape& model, const GpuSp
   inf.requests_per_s = scale(inf.tokens_per_s, 1.0 / inf.output_tokens);
   const double m = inf.max_concurrency;
   inf.max_tokens_per_s = {m * replicas / at(m, 0), m * replicas / at(m, 1), m * replicas / at(m, 2)};
-  auto ttft = [&](int k) {
-    return (steps.prefill_s(corner(gpu, k)) + steps.step_s(b, corner(gpu, k))) * widen[k] * 1e3;
-  };
+  auto ttft = [&](int k) { return (steps.prefill_s(rates(k)) + steps.step_s(b, rates(k))) * band.widen[k] * 1e3; };
   inf.ttft_ms = {ttft(2), ttft(1), ttft(0)};
 
   // Disaggregated prefill and decode, where it serves more within the targets.

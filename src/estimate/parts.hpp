@@ -125,6 +125,17 @@ struct StackProfile {
 
 [[nodiscard]] const StackProfile& stack_profile(Stack stack);
 
+// --calibration (docs/calibration.md): the calibration a plan on `gpu` follows,
+// training's by the request's stack, serving's by its engine; nullptr: none.
+[[nodiscard]] const Calibration* training_calibration(const Request& request, const GpuSpec& gpu);
+[[nodiscard]] const Calibration* serving_calibration(const Request& request, const GpuSpec& gpu);
+// The index of the calibration a plan follows in request.calibrations.
+[[nodiscard]] std::optional<std::size_t> calibration_index(const Request& request, const GpuSpec& gpu);
+// Memory per GPU on a card: memory_per_gpu(), and for training the card and
+// stack's calibrated correction of the measured peak.
+[[nodiscard]] MemoryBreakdown memory_on(const Request& request, const ModelShape& model, const GpuSpec& gpu,
+                                        const Layout& layout);
+
 // Bytes per trained parameter as the request's stack holds them: weights,
 // gradients and optimizer states (FP32 parameters and gradients in place of
 // BF16 ones beside an FP32 master copy where the stack keeps them so), or for

@@ -98,6 +98,10 @@ Kernels kernels_of(const Request& request, const ModelShape& model, const GpuSpe
   if (model.moe) {
     k.efficiency = scale(k.efficiency, moe_kernel_factor);
   }
+  // --calibration: the card and stack's measured speed.
+  if (const Calibration* c = training_calibration(request, gpu)) {
+    k.efficiency = scale(k.efficiency, c->speed.factor);
+  }
   return k;
 }
 
@@ -380,11 +384,19 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
   // host bandwidth, widened by the step model's own error.
   const Range& kernel = m.kernels.efficiency;
   const Range& link = training_link_efficiency;
-  const TrainingStep fast = step_at(m, kernel.high, link.high, host_memory_gb_per_s.high);
-  const TrainingStep slow = step_at(m, kernel.low, link.low, host_memory_gb_per_s.low);
   t.step = step_at(m, kernel.typical, link.typical, host_memory_gb_per_s.typical);
-  const Range seconds{fast.seconds() * training_model_error.low, t.step.seconds() * training_model_error.typical,
-                      slow.seconds() * training_model_error.high};
+  TrainingStep fast = step_at(m, kernel.high, link.high, host_memory_gb_per_s.high);
+  TrainingStep slow = step_at(m, kernel.low, link.low, host_memory_gb_per_s.low);
+  Range seconds{fast.seconds() * training_model_error.low, t.step.seconds() * training_model_error.typical,
+                slow.seconds() * training_model_error.high};
+  // Calibrated on three or more measurements: the band is theirs, the
+  // leave-one-out extremes of measured over predicted speed.
+  const Calibration* calibrated = training_calibration(request, gpu);
+  if (calibrated != nullptr && calibrated->speed.band_low && calibrated->speed.band_high) {
+    fast = slow = t.step;
+    seconds = Range{t.step.seconds() / *calibrated->speed.band_high, t.step.seconds(),
+                    t.step.seconds() / *calibrated->speed.band_low};
+  }
   run_figures(t, fast, slow, seconds, steps, m.gpus);
 
   // A run loses time to interruptions and checkpoints: wall time / goodput,

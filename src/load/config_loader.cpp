@@ -28,10 +28,11 @@ std::vector<ConfigEntry> parse_config(std::string_view text, const std::string& 
     return entries;  // an empty file sets nothing
   }
   if (root.IsScalar()) {  // "region cn": a line without its colon
-    diagnostics.error(root, "(document)",
-                      fmt::format("'{}' is not a default: write each as key: value on its own line, with a colon "
-                                  "and a space (region: cn); the keys are region, lang, currency and budget",
-                                  text::excerpt(root.Scalar())));
+    diagnostics.error(
+        root, "(document)",
+        fmt::format("'{}' is not a default: write each as key: value on its own line, with a colon "
+                    "and a space (region: cn); the keys are region, lang, currency, budget and calibration",
+                    text::excerpt(root.Scalar())));
     diagnostics.throw_if_any();
   }
   yaml::MapReader map(diagnostics, root, "");
@@ -66,6 +67,14 @@ std::vector<ConfigEntry> parse_config(std::string_view text, const std::string& 
         diagnostics.error(*map.node("budget", yaml::Presence::optional), "budget",
                           std::string(message.substr(message.find(": ") + 2)));
       }
+    }
+    // --calibration's default: one file, relative to the config file's folder.
+    if (const auto file = map.string("calibration", yaml::Presence::optional)) {
+      std::filesystem::path path(*file);
+      if (path.is_relative()) {
+        path = std::filesystem::path(source).parent_path() / path;
+      }
+      add("calibration", path.string());
     }
     map.finish();
   }

@@ -519,6 +519,15 @@ void append_memory(std::vector<Block>& doc, const Report& report, Language l) {
                    say(l, Phrase::col_optimizer), say(l, Phrase::col_activations), say(l, Phrase::col_kv_cache),
                    say(l, Phrase::col_reserve),   say(l, Phrase::col_total),       say(l, Phrase::col_capacity)};
   memory.numeric = {false, true, true, true, true, true, true, true, true};
+  // --calibration: the measured peaks' correction, a column of its own (signed, so not in the bars).
+  bool calibrated = false;
+  for (std::size_t i = 0; i < listed(report); ++i) {
+    calibrated = calibrated || report.recommendations[i].estimate.per_gpu.calibration != 0;
+  }
+  if (calibrated) {
+    memory.header.insert(memory.header.end() - 2, say(l, Phrase::col_calibration));
+    memory.numeric.push_back(true);
+  }
   for (std::size_t i = 0; i < listed(report); ++i) {
     const auto& rec = report.recommendations[i];
     const Estimate& e = rec.estimate;
@@ -530,6 +539,9 @@ void append_memory(std::vector<Block>& doc, const Report& report, Language l) {
     for (const double bytes : parts) {
       bar.parts.push_back(bytes / bytes_per_gib);
       row.push_back(format::gib(bytes));
+    }
+    if (calibrated) {
+      row.push_back((m.calibration < 0 ? "-" : "") + format::gib(std::abs(m.calibration)));
     }
     row.push_back(format::gib(m.total()));
     row.push_back(format::number(rec.gpu.memory.capacity_gib));

@@ -5,7 +5,8 @@ namespace gpu_advise {
 std::span<const EnumName<OutputFormat>> names(OutputFormat) {
   static constexpr EnumName<OutputFormat> table[] = {{OutputFormat::text, "text"},         {OutputFormat::json, "json"},
                                                      {OutputFormat::markdown, "markdown"}, {OutputFormat::html, "html"},
-                                                     {OutputFormat::csv, "csv"},           {OutputFormat::tsv, "tsv"}};
+                                                     {OutputFormat::csv, "csv"},           {OutputFormat::tsv, "tsv"},
+                                                     {OutputFormat::yaml, "yaml"}};
   return table;
 }
 

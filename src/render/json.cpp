@@ -143,6 +143,72 @@ void price_files_json(Writer& w, const std::vector<PriceFileSummary>& files) {
   });
 }
 
+// One calibration: its card, stack or engine, factors and leave-one-out
+// errors; with `measured`, every measurement's figures.
+void calibration_json(Writer& w, const Calibration& c, bool measured) {
+  w.begin_object();
+  w.field("kind", to_string(c.kind));
+  w.field("gpu", c.gpu);
+  w.field(c.kind == CalibrationKind::training ? "stack" : "engine", c.key);
+  w.field("file", c.file.empty() ? std::nullopt : std::optional(c.file));
+  w.field("created", c.created);
+  w.field("newest", c.newest.empty() ? std::nullopt : std::optional(c.newest));
+  w.field("measurements", c.measurements);
+  w.object("speed", [&] {
+    w.field("factor", round6(c.speed.factor));
+    w.field("fitted_on", c.speed.fitted_on);
+    w.field("applied", c.speed.applied);
+    w.field("model_median_error", c.speed.model_error ? std::optional(round6(*c.speed.model_error)) : std::nullopt);
+    w.field("left_out_median_error",
+            c.speed.median_error ? std::optional(round6(*c.speed.median_error)) : std::nullopt);
+    w.field("left_out_max_error", c.speed.max_error ? std::optional(round6(*c.speed.max_error)) : std::nullopt);
+    w.field("band_low", c.speed.band_low ? std::optional(round6(*c.speed.band_low)) : std::nullopt);
+    w.field("band_high", c.speed.band_high ? std::optional(round6(*c.speed.band_high)) : std::nullopt);
+  });
+  if (c.kind == CalibrationKind::training) {
+    w.object("memory", [&] {
+      w.field("scale", round6(c.memory.scale));
+      w.field("offset_gib", round6(c.memory.offset_gib));
+      w.field("fitted_on", c.memory.fitted_on);
+      w.field("applied", c.memory.applied);
+      w.field("model_median_error", c.memory.model_error ? std::optional(round6(*c.memory.model_error)) : std::nullopt);
+      w.field("left_out_median_error",
+              c.memory.median_error ? std::optional(round6(*c.memory.median_error)) : std::nullopt);
+      w.field("left_out_max_error", c.memory.max_error ? std::optional(round6(*c.memory.max_error)) : std::nullopt);
+    });
+  }
+  if (measured) {
+    w.array("measured", [&] {
+      for (const auto& p : c.provenance) {
+        w.begin_object();
+        w.field("origin", p.origin);
+        w.field("id", p.id);
+        w.field("flags", p.what);
+        w.field("source", p.source);
+        w.field("date", p.date);
+        const bool refused = p.refused != CalibrationProvenance::Refusal::none;
+        w.field("refused", refused ? std::optional(to_string(p.refused)) : std::nullopt);
+        const bool bound = p.refused == CalibrationProvenance::Refusal::below_bound;
+        w.field("bound_share", bound ? std::optional(round6(p.bound_share)) : std::nullopt);
+        w.field("bound_tokens_per_s", bound ? std::optional(round6(p.bound_tokens_per_s)) : std::nullopt);
+        w.array("figures", [&] {
+          for (const auto& f : p.figures) {
+            w.begin_object();
+            w.field("metric", f.metric);
+            w.field("measured", round6(f.measured));
+            w.field("before", round6(f.before));
+            w.field("after", round6(f.after));
+            w.field("left_out", f.left_out ? std::optional(round6(*f.left_out)) : std::nullopt);
+            w.end_object();
+          }
+        });
+        w.end_object();
+      }
+    });
+  }
+  w.end_object();
+}
+
 void request_json(Writer& w, const Request& r) {
   w.object("request", [&] {
     w.field("params", r.params);
@@ -176,6 +242,11 @@ void request_json(Writer& w, const Request& r) {
     w.field("market", r.market ? std::optional(to_string(*r.market)) : std::nullopt);
     w.field("quotes_since", r.quotes_since);
     price_files_json(w, r.price_files);
+    w.array("calibrations", [&] {
+      for (const auto& c : r.calibrations) {
+        calibration_json(w, c, false);
+      }
+    });
     if (is_training(r.task)) {
       w.field("seq_len", r.seq_len);
       w.field("micro_batch", r.micro_batch);
@@ -620,11 +691,13 @@ void recommendation_json(Writer& w, const Recommendation& r, const Request& requ
       w.field("kv_cache", gb(e.per_gpu.kv_cache));
       w.field("reserve", gb(e.per_gpu.reserve));
       w.field("released", gb(e.per_gpu.released));
+      w.field("calibration", gb(e.per_gpu.calibration));
       w.field("peak_phase", to_string(e.per_gpu.phase));
     });
   });
   w.field("headroom", round6(e.headroom()));
   w.field("tight", e.tight());
+  w.field("calibration", e.calibration ? std::optional(*e.calibration) : std::nullopt);
   const Sizing& z = e.sizing;
   w.object("sizing", [&] {
     w.field("needed", z.needed);
@@ -1115,6 +1188,17 @@ std::string render_gpu_json(const GpuSpec& gpu, const CatalogInfo& info, const s
     w.key("gpu");
     gpu_full_json(w, gpu, since);
     quotes_json(w, "price_file_quotes", imported, false, since, gpu.rent_usd_per_gpu_hour);
+  });
+}
+
+std::string render_calibration_json(std::span<const Calibration> calibrations) {
+  return document(JsonStyle::pretty, [&](Writer& w) {
+    w.field("kind", "calibration");
+    w.array("calibrations", [&] {
+      for (const auto& c : calibrations) {
+        calibration_json(w, c, true);
+      }
+    });
   });
 }
 

@@ -314,6 +314,10 @@ std::string describe_memory(const Request& request, const MemoryBreakdown& m, La
   } else if (m.released > 0 && m.phase == MemoryPhase::optimizer_step) {
     parts += say(language, Phrase::memory_peak_step, format::gib(m.released));
   }
+  if (m.calibration != 0) {  // --calibration: the measured peaks' correction
+    parts +=
+        say(language, Phrase::memory_calibrated, m.calibration < 0 ? "-" : "+", format::gib(std::abs(m.calibration)));
+  }
   return parts;
 }
 
@@ -769,18 +773,66 @@ void add_engine(const Request& request, const ModelShape& model, const GpuSpec* 
 
 }  // namespace
 
+namespace {
+
+// GPU_ADVISE_REGION, config.yaml: said first, since no flag shows them.
+void add_configured(const Request& request, Language language, std::vector<std::string>& out) {
+  if (request.configured.empty()) {
+    return;
+  }
+  std::vector<std::string> items;
+  for (const auto& d : request.configured) {
+    items.push_back(say(language, Phrase::configured_item, d.key, d.value, d.origin));
+  }
+  out.push_back(
+      say(language, Phrase::assumption_configured, text::join(items, say(language, Phrase::fit_list_separator))));
+}
+
+// --calibration: each calibration this request's kind and stack (or engine)
+// uses, then those it does not.
+void add_calibrations(const Request& request, Language language, std::vector<std::string>& out) {
+  if (request.calibrations.empty()) {
+    return;
+  }
+  const bool training = is_training(request.task);
+  const std::string key(training ? to_string(request.effective_stack())
+                                 : to_string(request.engine.value_or(ServingEngine::vllm)));
+  const CalibrationKind kind = training ? CalibrationKind::training : CalibrationKind::serving;
+  for (const Calibration& c : request.calibrations) {
+    const std::string file = text::printable(c.file);
+    if (c.kind != kind || c.key != key) {
+      out.push_back(say(
+          language, Phrase::assume_calibration_unused, c.gpu, c.key,
+          say(language, c.kind == CalibrationKind::training ? Phrase::calib_kind_training : Phrase::calib_kind_serving),
+          say(language, training ? Phrase::calib_kind_training : Phrase::calib_kind_serving) + " " + key));
+      continue;
+    }
+    const std::string newest = c.newest.empty() ? std::string() : say(language, Phrase::calib_newest, c.newest);
+    const std::string error = c.speed.median_error ? say(language, Phrase::assume_calibration_error,
+                                                         fmt::format("{:.0f}", 100.0 * *c.speed.median_error))
+                                                   : std::string();
+    std::string memory;
+    if (c.kind == CalibrationKind::training && c.memory.fitted_on > 0) {
+      memory = say(language, Phrase::assume_calibration_memory, fmt::format("{:.2f}", c.memory.scale),
+                   fmt::format("{} {:.1f}", c.memory.offset_gib < 0 ? '-' : '+', std::abs(c.memory.offset_gib)));
+      if (c.memory.median_error) {
+        memory +=
+            say(language, Phrase::assume_calibration_error, fmt::format("{:.0f}", 100.0 * *c.memory.median_error));
+      }
+    }
+    out.push_back(say(language, Phrase::assume_calibration, c.gpu, c.key, c.measurements, newest, file,
+                      fmt::format("{:.3f}", c.speed.factor), error, memory));
+  }
+  out.push_back(say(language, Phrase::assume_calibration_rest));
+}
+
+}  // namespace
+
 std::vector<std::string> assumptions(const Request& request, const ModelShape& model, const Recommendation* best,
                                      Language language) {
   const InferenceEstimate* serving = best && best->estimate.inference ? &*best->estimate.inference : nullptr;
   std::vector<std::string> out;
-  if (!request.configured.empty()) {  // GPU_ADVISE_REGION, config.yaml: said first, since no flag shows them
-    std::vector<std::string> items;
-    for (const auto& d : request.configured) {
-      items.push_back(say(language, Phrase::configured_item, d.key, d.value, d.origin));
-    }
-    out.push_back(
-        say(language, Phrase::assumption_configured, text::join(items, say(language, Phrase::fit_list_separator))));
-  }
+  add_configured(request, language, out);
   switch (model.source) {
     case ModelSource::inferred:
       out.push_back(
@@ -878,6 +930,7 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     add_engine(request, model, best ? &best->gpu : nullptr, serving, language, out);
   }
   add_margin_and_choice(request, serving, language, out);
+  add_calibrations(request, language, out);
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, request.price_files.empty() ? Phrase::assume_rent : Phrase::assume_rent_files));
     for (const auto& file : request.price_files) {

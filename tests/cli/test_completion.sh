@@ -104,8 +104,8 @@ every() {
   done
 }
 
-commands=(recommend compare fit batch catalog models prices rules help)
-formats=(text json markdown html csv tsv)
+commands=(recommend compare fit batch catalog models prices calibrate rules help)
+formats=(text json markdown html csv tsv yaml)
 
 # Subcommands.
 check "gpu-advise " exactly "${commands[@]}"
