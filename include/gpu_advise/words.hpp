@@ -115,6 +115,10 @@ struct Sentence {
 
 // The defaults and inputs that drive the result.
 // The Best (nullptr when nothing fits) gives serving's engine, scheduler and memory share as its card runs them.
+// --calibration: each calibration the request's kind and training stack (or
+// serving engine) uses, and with `unused` those it does not; then how the
+// rest is estimated. Empty without calibrations.
+[[nodiscard]] std::vector<std::string> calibration_notes(const Request& request, Language language, bool unused);
 [[nodiscard]] std::vector<std::string> assumptions(const Request& request, const ModelShape& model,
                                                    const Recommendation* best, Language language);
 

@@ -175,7 +175,7 @@ class RecordReader {
       return value;
     }
     std::string message =
-        fmt::format("'{}' is not valid; expected {}", text::excerpt(*raw), text::join(enum_names<E>(), ", "));
+        fmt::format("'{}' is not valid; expected {}", text::excerpt(*raw), text::join_or(enum_names<E>()));
     if (const auto suggestion = text::did_you_mean(*raw, enum_names<E>())) {
       message += fmt::format("; did you mean '{}'?", *suggestion);
     }
@@ -387,9 +387,10 @@ std::map<std::string, Value> json_values(const std::string& line_text, const std
     } else if (value.is_boolean()) {
       values[key] = Value{Value::Kind::boolean, "", 0, value.get<bool>(), column};
     } else {
-      out.push_back(
-          Diagnostic{file, line, column, text::excerpt(key),
-                     fmt::format("expected text, a number or true/false, not {}", json_input::describe(value))});
+      out.push_back(Diagnostic{
+          file, line, column, text::excerpt(key),
+          value.is_null() ? std::string("is null: leave the key out instead")
+                          : fmt::format("expected text, a number or true/false, not {}", json_input::describe(value))});
     }
   }
   return values;

@@ -91,6 +91,14 @@ std::vector<std::string> fit_notes(const FitReport& report, Language l) {
   if (report.request.find_largest) {
     out.push_back(say(l, Phrase::fit_note_largest));
   }
+  // --calibration: said once, from the first task that uses one.
+  for (const auto& task : report.request.tasks) {
+    const std::vector<std::string> calibrated = calibration_notes(task, l, false);
+    if (calibrated.size() > 1) {
+      out.insert(out.end(), calibrated.begin(), calibrated.end());
+      break;
+    }
+  }
   return out;
 }
 

@@ -788,11 +788,14 @@ void add_configured(const Request& request, Language language, std::vector<std::
       say(language, Phrase::assumption_configured, text::join(items, say(language, Phrase::fit_list_separator))));
 }
 
+}  // namespace
+
 // --calibration: each calibration this request's kind and stack (or engine)
 // uses, then those it does not.
-void add_calibrations(const Request& request, Language language, std::vector<std::string>& out) {
+std::vector<std::string> calibration_notes(const Request& request, Language language, bool unused) {
+  std::vector<std::string> out;
   if (request.calibrations.empty()) {
-    return;
+    return out;
   }
   const bool training = is_training(request.task);
   const std::string key(training ? to_string(request.effective_stack())
@@ -801,6 +804,9 @@ void add_calibrations(const Request& request, Language language, std::vector<std
   for (const Calibration& c : request.calibrations) {
     const std::string file = text::printable(c.file);
     if (c.kind != kind || c.key != key) {
+      if (!unused) {
+        continue;
+      }
       out.push_back(say(
           language, Phrase::assume_calibration_unused, c.gpu, c.key,
           say(language, c.kind == CalibrationKind::training ? Phrase::calib_kind_training : Phrase::calib_kind_serving),
@@ -824,9 +830,8 @@ void add_calibrations(const Request& request, Language language, std::vector<std
                       fmt::format("{:.3f}", c.speed.factor), error, memory));
   }
   out.push_back(say(language, Phrase::assume_calibration_rest));
+  return out;
 }
-
-}  // namespace
 
 std::vector<std::string> assumptions(const Request& request, const ModelShape& model, const Recommendation* best,
                                      Language language) {
@@ -930,7 +935,9 @@ std::vector<std::string> assumptions(const Request& request, const ModelShape& m
     add_engine(request, model, best ? &best->gpu : nullptr, serving, language, out);
   }
   add_margin_and_choice(request, serving, language, out);
-  add_calibrations(request, language, out);
+  for (auto& line : calibration_notes(request, language, true)) {
+    out.push_back(std::move(line));
+  }
   if (request.mode == CostMode::rent) {
     out.push_back(say(language, request.price_files.empty() ? Phrase::assume_rent : Phrase::assume_rent_files));
     for (const auto& file : request.price_files) {

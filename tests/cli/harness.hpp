@@ -86,7 +86,8 @@ inline Result shell(const std::string& script) {
     ::unsetenv("CLICOLOR_FORCE");
     ::unsetenv("COLUMNS");
     // No defaults from the machine running the tests (docs/configuration.md).
-    for (const char* name : {"GPU_ADVISE_REGION", "GPU_ADVISE_LANG", "GPU_ADVISE_CURRENCY", "GPU_ADVISE_BUDGET"}) {
+    for (const char* name : {"GPU_ADVISE_REGION", "GPU_ADVISE_LANG", "GPU_ADVISE_CURRENCY", "GPU_ADVISE_BUDGET",
+                             "GPU_ADVISE_CALIBRATION"}) {
       ::unsetenv(name);
     }
     ::setenv("GPU_ADVISE_CONFIG", "", 1);
