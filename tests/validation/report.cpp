@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "calibration_cases.hpp"
 #include "cases.hpp"
 
 namespace {
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   const std::string engines = validation::engine_summary(catalog, models);
   const std::string memory = validation::memory_summary(catalog, models);
   const std::string stacks = validation::stack_summary(catalog, models);
+  const std::string calibration = validation::calibration_summary(catalog, models);
   if (argc == 3 && std::string(argv[1]) == "--update") {
     std::ifstream in(argv[2]);
     std::stringstream buffer;
@@ -40,13 +42,20 @@ int main(int argc, char** argv) {
     std::string doc = buffer.str();
     if (!replace_between(doc, "validation-table", table) || !replace_between(doc, "serving-summary", summary) ||
         !replace_between(doc, "training-summary", training) || !replace_between(doc, "engine-summary", engines) ||
-        !replace_between(doc, "memory-summary", memory) || !replace_between(doc, "stack-summary", stacks)) {
+        !replace_between(doc, "memory-summary", memory) || !replace_between(doc, "stack-summary", stacks) ||
+        !replace_between(doc, "calibration-summary", calibration)) {
       std::cerr << "markers not found in " << argv[2] << "\n";
       return 2;
     }
     std::ofstream(argv[2]) << doc;
     return 0;
   }
-  std::cout << table << "\n" << summary << "\n" << engines << "\n" << training << "\n" << memory << "\n" << stacks;
+  std::cout << table << "\n"
+            << summary << "\n"
+            << engines << "\n"
+            << training << "\n"
+            << memory << "\n"
+            << stacks << "\n"
+            << calibration;
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "calibration_cases.hpp"
 #include "cases.hpp"
 
 using namespace gpu_advise;
@@ -61,6 +62,34 @@ TEST_CASE("docs/validation.md shows the current estimates", "[validation][docs]"
   CHECK(between(doc, "memory-summary") == memory_summary(catalog, models));
   CHECK(between(doc, "stack-summary") == stack_summary(catalog, models));
   CHECK(between(doc, "engine-summary") == engine_summary(catalog, models));
+  CHECK(between(doc, "calibration-summary") == calibration_summary(catalog, models));
+}
+
+TEST_CASE(
+    "calibrated on steps of one kind, one card and stack predict each other within 15% on speed and 10% on memory",
+    "[validation][calibration]") {
+  const Catalog catalog = load_embedded_catalog();
+  const ModelCatalog models = load_embedded_models();
+  int judged = 0;
+  for (const auto& [set, c] : calibration_results(catalog, models)) {
+    if (!set->judged) {
+      continue;
+    }
+    INFO(set->name);
+    if (c.speed.fitted_on > 0) {
+      ++judged;
+      CHECK(c.speed.applied);
+      CHECK(*c.speed.median_error <= calibrated_speed_target);
+      CHECK(*c.speed.median_error < *c.speed.model_error);
+    }
+    if (c.memory.fitted_on > 0) {
+      ++judged;
+      CHECK(c.memory.applied);
+      CHECK(*c.memory.median_error <= calibrated_memory_target);
+      CHECK(*c.memory.median_error < *c.memory.model_error);
+    }
+  }
+  CHECK(judged == 4);
 }
 
 namespace {
