@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=(quantity catalog rules config defaults batch prices)
+targets=(quantity catalog rules config defaults batch prices calibration)
 
 # Quiet when it works; the whole log when the build fails.
 build_log=$(mktemp)

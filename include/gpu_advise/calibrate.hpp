@@ -21,7 +21,9 @@ namespace gpu_advise {
 // One measured run, as a record states it (docs/calibration.md, "Records").
 struct Measurement {
   CalibrationKind kind = CalibrationKind::training;
-  std::string origin;        // FILE:LINE of the record
+  std::string origin;  // FILE:LINE of the record
+  std::string file;    // the record's file and line, apart
+  int line = 0;
   std::string id;            // optional name
   std::string source;        // optional: where the figures come from
   std::string date;          // optional: YYYY-MM-DD
@@ -71,15 +73,19 @@ struct MeasuredRun {
   GpuSpec gpu;
 };
 
-// A serving figure under this share of the card's weight-read bound (batch of
-// eight or more; under eight, the lower share) is refused, not fitted: a
-// framework's overhead, not the card (the rule of bench/serving_bench.py).
-inline constexpr double serving_bound_share_min = 0.5;
-inline constexpr double serving_bound_share_min_small = 0.3;
+// A serving figure under this share of the card's roofline (its weights and
+// KV cache read at the bandwidth, or its products at the peak, whichever is
+// slower) is refused, not fitted: a framework's overhead, not the card (eager
+// Hugging Face decoding reaches 6%; engines at load 40-90%). One above the
+// roofline (a dense model) is no measurement of the card either.
+inline constexpr double serving_bound_share_min = 0.25;
+inline constexpr double serving_bound_share_max = 1.05;
 
 // The calibrations of every card and stack (or engine) the runs measure, in
-// the order they first appear; `created` is today's date. Refused runs are in
-// their group's provenance; a group with every run refused has no factors.
+// the order they first appear; `created` is today's date. A run gpu-advise
+// cannot size (no plan of its count: memory, precision, engine) is a located
+// DataError; a serving figure far below the weight-read bound is refused, in
+// its group's provenance (a group with every run refused has no factors).
 [[nodiscard]] std::vector<Calibration> calibrate(std::span<const MeasuredRun> runs, const std::string& created);
 
 // The command-line flags that size a measurement as gpu-advise would:

@@ -38,10 +38,10 @@ struct CalibrationProvenance {
   // Why the measurement was not fitted: gpu-advise has no plan of its count
   // for it, or its speed is under the share of the card's weight-read bound
   // a serving engine reaches (calibrate.hpp).
-  enum class Refusal { none, no_plan, below_bound };
+  enum class Refusal { none, no_plan, below_bound, above_bound };
   Refusal refused = Refusal::none;
-  double bound_share = 0;         // below_bound: measured over the bound
-  double bound_tokens_per_s = 0;  // below_bound: the bound
+  double bound_share = 0;         // below_bound, above_bound: measured over the bound
+  double bound_tokens_per_s = 0;  // below_bound, above_bound: the bound
 };
 [[nodiscard]] std::span<const EnumName<CalibrationProvenance::Refusal>> names(CalibrationProvenance::Refusal);
 

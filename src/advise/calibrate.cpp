@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -15,6 +16,7 @@
 #include <fmt/ranges.h>
 
 #include "estimate/parts.hpp"
+#include "gpu_advise/error.hpp"
 #include "gpu_advise/estimate.hpp"
 #include "gpu_advise/units.hpp"
 
@@ -75,8 +77,9 @@ Request training_request(const Measurement& m, const ModelShape& model) {
   r.goodput = 1.0;
   r.goodput_stated = true;
   r.pretrain_default_deadline_hours.reset();
-  const int model_parallel = m.tp.value_or(1) * m.pp.value_or(1) * m.cp.value_or(1);
-  r.global_batch = m.global_batch.value_or(m.micro_batch * std::max(1, m.count / std::max(1, model_parallel)));
+  const int model_parallel = m.tp.value_or(1) * m.pp.value_or(1) * m.cp.value_or(1);  // divides count (checked)
+  const std::int64_t one_each = std::int64_t{m.micro_batch} * std::max(1, m.count / std::max(1, model_parallel));
+  r.global_batch = m.global_batch.value_or(static_cast<int>(std::min<std::int64_t>(one_each, 100'000'000)));
   return r;
 }
 
@@ -100,8 +103,9 @@ Request serving_request(const Measurement& m, const ModelShape& model) {
 }
 
 // The layout a training run is sized at: the one it states, else the one
-// gpu-advise would choose at its count, else pure data parallelism.
-Layout training_layout(const Request& r, const MeasuredRun& run) {
+// gpu-advise would choose at its count (whatever the card's memory: the run
+// ran); none when it has none.
+std::optional<Layout> training_layout(const Request& r, const MeasuredRun& run) {
   const Measurement& m = run.measurement;
   const Recompute recompute = m.recompute;
   if (m.count == 1 || m.tp || m.pp || m.cp) {
@@ -119,7 +123,7 @@ Layout training_layout(const Request& r, const MeasuredRun& run) {
   if (e.fits) {
     return e.layout;
   }
-  return Layout{1, 1, m.count, m.zero_stage.value_or(3), recompute};
+  return std::nullopt;
 }
 
 // A calibration holding only a speed factor, to size a run at it.
@@ -140,24 +144,61 @@ double training_speed(const Sized& s, double factor) {
   return t.tokens_per_s_per_gpu.typical * s.layout.gpus();
 }
 
-// Weight and KV-cache bytes a decode step reads, per GPU, over the card's
-// bandwidth: the fastest a step of this batch can be.
+// The roofline of a steady-state step, per GPU: the weights and the batch's
+// KV cache read once at the card's bandwidth, or the step's matrix products
+// (its decodes and its share of prefill, 2 FLOPs a parameter and token) at
+// the card's peak at that precision, whichever takes longer. Output tokens/s
+// can be no more than the batch over that, for every copy.
 double bound_tokens_per_s(const Sized& s, const Estimate& e) {
   const Measurement& m = s.run->measurement;
-  const double kv_value = m.kv_precision.value_or(KvPrecision::bf16) == KvPrecision::bf16 ? 2.0 : 1.0;
+  const GpuSpec& gpu = s.run->gpu;
+  const KvPrecision kv_precision = m.kv_precision.value_or(KvPrecision::bf16);
+  const double kv_value = kv_precision == KvPrecision::bf16 ? 2.0 : kv_precision == KvPrecision::fp8 ? 1.0 : 0.5;
   const double held = static_cast<double>(m.context) - m.output_tokens / 2.0;
-  const double kv = s.run->model.kv_bytes(held * m.concurrency, kv_value) / std::max(1, e.layout.model_parallel());
-  const double seconds = (e.per_gpu.weights + kv) / (s.run->gpu.memory.bandwidth_gb_per_s * 1e9);
-  return seconds > 0 ? m.concurrency * std::max(1, e.layout.data) / seconds : 0.0;
+  const double parallel = std::max(1, e.layout.model_parallel());
+  const double kv = s.run->model.kv_bytes(held * m.concurrency, kv_value) / parallel;
+  const double read_s = (e.per_gpu.weights + kv) / (gpu.memory.bandwidth_gb_per_s * 1e9);
+  double peak = gpu.compute.bf16_tflops;
+  if (m.precision == InferencePrecision::fp8 && gpu.compute.fp8_tflops) {
+    peak = *gpu.compute.fp8_tflops;
+  } else if (m.precision == InferencePrecision::fp4 && gpu.compute.fp4_tflops) {
+    peak = *gpu.compute.fp4_tflops;
+  }
+  const double tokens = m.concurrency * (1.0 + (m.context - m.output_tokens) / static_cast<double>(m.output_tokens));
+  const double compute_s = 2.0 * s.run->model.active_params * tokens / parallel / (peak * 1e12);
+  const double seconds = std::max(read_s, compute_s);
+  return seconds > 0 ? m.concurrency * std::max(1, e.layout.model_copies()) / seconds : 0.0;
 }
 
-Sized size_serving(const MeasuredRun& run) {
+// Why gpu-advise has no plan for a serving record, for its located error.
+std::string no_plan(const Measurement& m, const GpuSpec& gpu, const Shortfall& why) {
+  switch (why.kind) {
+    case Shortfall::Kind::no_fp8: return fmt::format("precision fp8: {} has no FP8", gpu.id);
+    case Shortfall::Kind::no_fp4: return fmt::format("precision fp4: {} has no FP4", gpu.id);
+    case Shortfall::Kind::no_fp4_kv: return "kv_precision fp4 is TensorRT-LLM's, on cards with FP4";
+    case Shortfall::Kind::no_engine:
+      return fmt::format("engine {}: it does not run on {}'s software stack", to_string(why.engine), gpu.id);
+    case Shortfall::Kind::activations:
+    case Shortfall::Kind::count_too_small:
+    case Shortfall::Kind::too_many_gpus:
+      return fmt::format(
+          "{} sequences of {} tokens do not fit {} x {} as gpu-advise sizes them ({:.1f} GiB a GPU "
+          "needed, {:.1f} usable)",
+          m.concurrency, m.context, m.count, gpu.id, why.need_gib, why.usable_gib);
+    default: break;
+  }
+  return fmt::format("gpu-advise has no plan of {} x {} for it", m.count, gpu.id);
+}
+
+Sized size_serving(const MeasuredRun& run, std::vector<Diagnostic>& problems) {
   Sized s;
   s.run = &run;
   s.request = serving_request(run.measurement, run.model);
   const Estimate e = estimate(s.request, run.model, run.gpu);
   if (!e.fits || !e.inference) {
     s.refused = CalibrationProvenance::Refusal::no_plan;
+    const Measurement& m = run.measurement;
+    problems.push_back(Diagnostic{m.file, m.line, 1, "", "cannot be sized: " + no_plan(m, run.gpu, e.why_not)});
     return s;
   }
   s.layout = e.layout;
@@ -167,20 +208,32 @@ Sized size_serving(const MeasuredRun& run) {
   const Measurement& m = run.measurement;
   const double measured = m.output_tokens_per_s.value_or(m.tpot_ms ? m.concurrency * 1000.0 / *m.tpot_ms : 0.0);
   const double bound = bound_tokens_per_s(s, e);
-  const double least = m.concurrency >= 8 ? serving_bound_share_min : serving_bound_share_min_small;
-  if (measured > 0 && bound > 0 && measured < least * bound) {
-    s.refused = CalibrationProvenance::Refusal::below_bound;
+  // Above the roofline is no measurement of this card (a dense model reads
+  // every weight a step; a MoE model fewer, so its bound is not a ceiling).
+  const bool above = !run.model.is_moe() && measured > serving_bound_share_max * bound;
+  if (measured > 0 && bound > 0 && (measured < serving_bound_share_min * bound || above)) {
+    s.refused = above ? CalibrationProvenance::Refusal::above_bound : CalibrationProvenance::Refusal::below_bound;
     s.bound_share = measured / bound;
     s.bound = bound;
   }
   return s;
 }
 
-Sized size_training(const MeasuredRun& run) {
+Sized size_training(const MeasuredRun& run, std::vector<Diagnostic>& problems) {
   Sized s;
   s.run = &run;
   s.request = training_request(run.measurement, run.model);
-  s.layout = training_layout(s.request, run);
+  const std::optional<Layout> layout = training_layout(s.request, run);
+  if (!layout) {
+    const Measurement& m = run.measurement;
+    s.refused = CalibrationProvenance::Refusal::no_plan;
+    problems.push_back(Diagnostic{m.file, m.line, 1, "count",
+                                  fmt::format("cannot be sized: gpu-advise has no layout of {} x {} for it; give the "
+                                              "layout it ran (tp, pp, cp, zero_stage)",
+                                              m.count, run.gpu.id)});
+    return s;
+  }
+  s.layout = *layout;
   s.speed = training_speed(s, 1.0);
   const MemoryBreakdown memory = memory_per_gpu(s.request, run.model, s.layout);
   s.memory_gib = (memory.total() - memory.reserve) / bytes_per_gib;
@@ -190,51 +243,75 @@ Sized size_training(const MeasuredRun& run) {
 
 // ---- the fits ----
 
-// The factor in [min_factor, max_factor] minimising `loss`, by golden-section
-// search on its logarithm (the loss is a sum of squared log errors, unimodal
-// in the factor).
-template <typename Loss>
-double minimise(Loss&& loss) {
-  const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
-  double a = std::log(min_factor);
-  double b = std::log(max_factor);
-  double c = b - golden * (b - a);
-  double d = a + golden * (b - a);
-  double fc = loss(std::exp(c));
-  double fd = loss(std::exp(d));
-  for (int i = 0; i < 60 && b - a > 1e-6; ++i) {
-    if (fc < fd) {
-      b = d;
-      d = c;
-      fd = fc;
-      c = b - golden * (b - a);
-      fc = loss(std::exp(c));
-    } else {
-      a = c;
-      c = d;
-      fc = fd;
-      d = a + golden * (b - a);
-      fd = loss(std::exp(d));
-    }
-  }
-  return std::exp((a + b) / 2.0);
+// The speed factors a fit may take, as ln f on an even grid from min_factor
+// to max_factor (steps of 3.3%); the least-squares factor is the grid's best,
+// refined by the parabola through it and its neighbours.
+constexpr int grid_points = 241;
+
+double grid_log_factor(int j) {
+  const double a = std::log(min_factor);
+  const double b = std::log(max_factor);
+  return a + (b - a) * j / (grid_points - 1);
 }
 
-// Serving: the log ratios of measured over predicted speed a run gives
-// (throughput as is, latencies inverted); each is exact in the factor.
-std::vector<double> serving_log_ratios(const Sized& s) {
+// A fitted factor, or none: the loss is flat in it (a run whose step does not
+// depend on its kernels, such as one bound by communication) or least at a
+// bound of the search (the measurements disagree with the model by more than
+// any stack does). Either way it is not applied.
+struct Factor {
+  double value = 1.0;
+  bool identified = true;
+};
+
+// The least of a loss on the grid: ties go to the factor nearest 1.
+Factor least_on_grid(const std::vector<double>& loss) {
+  int best = 0;
+  double low = loss[0];
+  double high = loss[0];
+  for (int j = 1; j < grid_points; ++j) {
+    const auto at = static_cast<std::size_t>(j);
+    high = std::max(high, loss[at]);
+    const double tie = 1e-12 * (1.0 + std::abs(low));
+    if (loss[at] < low - tie ||
+        (loss[at] <= low + tie && std::abs(grid_log_factor(j)) < std::abs(grid_log_factor(best)))) {
+      best = j;
+      low = std::min(low, loss[at]);
+    }
+  }
+  if (high - low <= 1e-9 * (1.0 + low) || best == 0 || best == grid_points - 1) {
+    return {1.0, false};
+  }
+  const auto at = static_cast<std::size_t>(best);
+  const double left = loss[at - 1];
+  const double mid = loss[at];
+  const double right = loss[at + 1];
+  const double curve = left - 2.0 * mid + right;
+  const double step = grid_log_factor(1) - grid_log_factor(0);
+  const double shift = curve > 0 ? std::clamp(0.5 * (left - right) / curve, -1.0, 1.0) : 0.0;
+  return {std::exp(grid_log_factor(best) + shift * step), true};
+}
+
+// Serving: the mean log ratio of measured over predicted speed a run gives
+// (throughput as is, latencies inverted: each is exact in the factor, and a
+// run weighs one whatever the figures it states).
+double serving_log_ratio(const Sized& s) {
   const Measurement& m = s.run->measurement;
-  std::vector<double> out;
+  double sum = 0;
+  int n = 0;
+  auto add = [&](double ratio) {
+    sum += std::log(ratio);
+    ++n;
+  };
   if (m.output_tokens_per_s && s.speed > 0) {
-    out.push_back(std::log(*m.output_tokens_per_s / s.speed));
+    add(*m.output_tokens_per_s / s.speed);
   }
   if (m.tpot_ms && s.tpot_ms > 0) {
-    out.push_back(std::log(s.tpot_ms / *m.tpot_ms));
+    add(s.tpot_ms / *m.tpot_ms);
   }
   if (m.ttft_ms && s.ttft_ms > 0) {
-    out.push_back(std::log(s.ttft_ms / *m.ttft_ms));
+    add(s.ttft_ms / *m.ttft_ms);
   }
-  return out;
+  return n > 0 ? sum / n : 0.0;
 }
 
 bool has_speed(const Sized& s) {
@@ -244,31 +321,59 @@ bool has_speed(const Sized& s) {
                                               : (m.output_tokens_per_s || m.tpot_ms || m.ttft_ms));
 }
 
-// The speed factor fitted on `fit` (indices into `sized`).
-double fit_speed(const std::vector<Sized>& sized, const std::vector<std::size_t>& fit) {
-  if (fit.empty()) {
-    return 1.0;
-  }
-  if (sized[fit.front()].run->measurement.kind == CalibrationKind::serving) {
-    double sum = 0;
-    int n = 0;
+// The speed fits of a group: on all its runs, and on all but each one. Each
+// training run is sized once at every grid factor, so leaving one out is a
+// subtraction, not a new search.
+class SpeedFits {
+ public:
+  SpeedFits(const std::vector<Sized>& sized, const std::vector<std::size_t>& fit) : m_fit(fit) {
+    m_serving = !fit.empty() && sized[fit.front()].run->measurement.kind == CalibrationKind::serving;
+    m_total.assign(static_cast<std::size_t>(grid_points), 0.0);
     for (const std::size_t i : fit) {
-      for (const double r : serving_log_ratios(sized[i])) {
-        sum += r;
-        ++n;
+      if (m_serving) {
+        m_ratios.push_back(serving_log_ratio(sized[i]));
+        m_sum += m_ratios.back();
+        continue;
+      }
+      std::vector<double> errors(static_cast<std::size_t>(grid_points));
+      const double measured = std::log(*sized[i].run->measurement.tokens_per_s);
+      for (int j = 0; j < grid_points; ++j) {
+        const double r = measured - std::log(training_speed(sized[i], std::exp(grid_log_factor(j))));
+        errors[static_cast<std::size_t>(j)] = r * r;
+        m_total[static_cast<std::size_t>(j)] += r * r;
+      }
+      m_errors.push_back(std::move(errors));
+    }
+  }
+
+  // Fitted without the k-th run (k = npos: on all of them).
+  [[nodiscard]] Factor without(std::size_t k = std::string::npos) const {
+    const std::size_t n = m_fit.size() - (k == std::string::npos ? 0 : 1);
+    if (n == 0) {
+      return {1.0, false};
+    }
+    if (m_serving) {
+      const double mean = (m_sum - (k == std::string::npos ? 0.0 : m_ratios[k])) / static_cast<double>(n);
+      const bool inside = mean > std::log(min_factor) && mean < std::log(max_factor);
+      return inside ? Factor{std::exp(mean), true} : Factor{1.0, false};
+    }
+    std::vector<double> loss = m_total;
+    if (k != std::string::npos) {
+      for (std::size_t j = 0; j < loss.size(); ++j) {
+        loss[j] -= m_errors[k][j];
       }
     }
-    return n > 0 ? std::exp(sum / n) : 1.0;
+    return least_on_grid(loss);
   }
-  return minimise([&](double factor) {
-    double loss = 0;
-    for (const std::size_t i : fit) {
-      const double r = std::log(*sized[i].run->measurement.tokens_per_s / training_speed(sized[i], factor));
-      loss += r * r;
-    }
-    return loss;
-  });
-}
+
+ private:
+  const std::vector<std::size_t>& m_fit;
+  bool m_serving = false;
+  std::vector<double> m_total;                // training: the loss of all runs at each grid factor
+  std::vector<std::vector<double>> m_errors;  // training: each run's squared log error at each grid factor
+  std::vector<double> m_ratios;               // serving: each run's mean log ratio
+  double m_sum = 0;
+};
 
 // A run's predicted speed figure at a factor: training tokens/s (re-sized),
 // serving output tokens/s (or the TPOT's, or the TTFT's, whichever it has).
@@ -318,25 +423,27 @@ void calibrate_speed(std::vector<Sized>& sized, const std::vector<std::size_t>& 
     }
   }
   c.speed.fitted_on = static_cast<int>(fit.size());
-  c.speed.factor = fit_speed(sized, fit);
+  const SpeedFits fits(sized, fit);
+  const Factor all = fits.without();
+  c.speed.factor = all.value;
   std::vector<double> errors;
   std::vector<double> model_errors;
   std::vector<double> log_ratios;  // measured speed over the left-out prediction
+  std::vector<CalibrationFigure*> figures;
   for (std::size_t k = 0; k < fit.size(); ++k) {
     const Sized& s = sized[fit[k]];
     const SpeedFigure figure = speed_figure(s);
     CalibrationFigure out{figure.metric, figure.measured, figure.before, predicted(s, figure, c.speed.factor), {}};
     model_errors.push_back(relative_error(figure.before, figure.measured));
     if (fit.size() >= 2) {
-      std::vector<std::size_t> others = fit;
-      others.erase(others.begin() + static_cast<std::ptrdiff_t>(k));
-      out.left_out = predicted(s, figure, fit_speed(sized, others));
+      out.left_out = predicted(s, figure, fits.without(k).value);
       errors.push_back(relative_error(*out.left_out, figure.measured));
       const double ratio = figure.latency ? *out.left_out / figure.measured : figure.measured / *out.left_out;
       log_ratios.push_back(std::log(ratio));
     }
-    provenance[static_cast<std::size_t>(std::find(group.begin(), group.end(), fit[k]) - group.begin())]
-        .figures.push_back(out);
+    auto& kept = provenance[static_cast<std::size_t>(std::find(group.begin(), group.end(), fit[k]) - group.begin())];
+    kept.figures.push_back(out);
+    figures.push_back(&kept.figures.back());
   }
   if (!model_errors.empty()) {
     c.speed.model_error = median(model_errors);
@@ -344,20 +451,21 @@ void calibrate_speed(std::vector<Sized>& sized, const std::vector<std::size_t>& 
   if (!errors.empty()) {
     c.speed.median_error = median(errors);
     c.speed.max_error = *std::max_element(errors.begin(), errors.end());
-    if (*c.speed.median_error >= *c.speed.model_error) {
-      c.speed.applied = false;  // the measurements predict each other no better than the model does
-      c.speed.factor = 1.0;
-      for (const std::size_t i : fit) {
-        auto& figure = provenance[static_cast<std::size_t>(std::find(group.begin(), group.end(), i) - group.begin())]
-                           .figures.back();
-        figure.after = figure.before;
-      }
-      return;
+  }
+  // Not applied: the factor is not identified, or the measurements predict
+  // each other no better than the model does.
+  if (!fit.empty() && (!all.identified || (c.speed.median_error && *c.speed.median_error >= *c.speed.model_error))) {
+    c.speed.applied = false;
+    c.speed.factor = 1.0;
+    for (CalibrationFigure* figure : figures) {
+      figure->after = figure->before;
     }
+    return;
   }
   if (fit.size() >= 3) {
-    c.speed.band_low = std::exp(std::min(0.0, *std::min_element(log_ratios.begin(), log_ratios.end())));
-    c.speed.band_high = std::exp(std::max(0.0, *std::max_element(log_ratios.begin(), log_ratios.end())));
+    c.speed.band_low = std::max(0.01, std::exp(std::min(0.0, *std::min_element(log_ratios.begin(), log_ratios.end()))));
+    c.speed.band_high =
+        std::min(100.0, std::exp(std::max(0.0, *std::max_element(log_ratios.begin(), log_ratios.end()))));
   }
 }
 
@@ -366,6 +474,7 @@ void calibrate_speed(std::vector<Sized>& sized, const std::vector<std::size_t>& 
 struct MemoryFit {
   double scale = 1.0;
   double offset = 0;
+  bool clamped = false;  // the peaks call for a scale beyond 0.5-2: not applied
   [[nodiscard]] double operator()(double predicted, double weights) const {
     return std::max(scale * predicted + offset, weights);
   }
@@ -392,15 +501,17 @@ MemoryFit fit_memory(const std::vector<double>& predicted, const std::vector<dou
     pm += predicted[i] * measured[i];
     pp += predicted[i] * predicted[i];
   }
-  const double through_origin = pp > 0 ? std::clamp(pm / pp, min_memory_scale, max_memory_scale) : 1.0;
+  const double ratio = pp > 0 ? pm / pp : 1.0;
+  const MemoryFit through_origin{std::clamp(ratio, min_memory_scale, max_memory_scale), 0.0,
+                                 ratio < min_memory_scale || ratio > max_memory_scale};
   if (form == MemoryForm::scale) {
-    return {through_origin, 0.0};
+    return through_origin;
   }
   const double scale = sxx > 0 ? sxy / sxx : 1.0;
   if (scale < min_memory_scale || scale > max_memory_scale) {
-    return {through_origin, 0.0};
+    return through_origin;
   }
-  return {scale, mm - scale * mp};
+  return {scale, mm - scale * mp, false};
 }
 
 // Each measured peak predicted from the others with the fit's form.
@@ -464,7 +575,7 @@ void calibrate_memory(const std::vector<Sized>& sized, const std::vector<std::si
   c.memory.scale = f.scale;
   c.memory.offset_gib = f.offset;
   c.memory.model_error = median_error(predicted, measured);
-  if (!left_out.empty() && median_error(left_out, measured) >= *c.memory.model_error) {
+  if (f.clamped || (!left_out.empty() && median_error(left_out, measured) >= *c.memory.model_error)) {
     c.memory.applied = false;  // no better than the model: as modelled
     c.memory.scale = 1.0;
     c.memory.offset_gib = 0;
@@ -577,8 +688,13 @@ std::string measurement_flags(const Measurement& m) {
 std::vector<Calibration> calibrate(std::span<const MeasuredRun> runs, const std::string& created) {
   std::vector<Sized> sized;
   sized.reserve(runs.size());
+  std::vector<Diagnostic> problems;
   for (const MeasuredRun& run : runs) {
-    sized.push_back(run.measurement.kind == CalibrationKind::training ? size_training(run) : size_serving(run));
+    sized.push_back(run.measurement.kind == CalibrationKind::training ? size_training(run, problems)
+                                                                      : size_serving(run, problems));
+  }
+  if (!problems.empty()) {
+    throw DataError(std::move(problems));
   }
   // Groups by card and stack (or engine), in the order they first appear.
   std::vector<std::tuple<CalibrationKind, std::string, std::string>> keys;

@@ -34,6 +34,10 @@ std::vector<MeasuredRun> read_all(const std::vector<std::string>& files, const C
   if (!problems.empty()) {
     throw DataError(std::move(problems));
   }
+  if (runs.size() > max_measurements) {  // each is sized some 240 times: a bound on the time, too
+    throw UsageError(
+        fmt::format("calibrate: {} records in all; one run takes at most {}", runs.size(), max_measurements));
+  }
   return runs;
 }
 

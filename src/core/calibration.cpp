@@ -12,7 +12,8 @@ std::span<const EnumName<CalibrationKind>> names(CalibrationKind) {
 
 std::span<const EnumName<CalibrationProvenance::Refusal>> names(CalibrationProvenance::Refusal) {
   using R = CalibrationProvenance::Refusal;
-  static constexpr EnumName<R> table[] = {{R::none, "none"}, {R::no_plan, "no_plan"}, {R::below_bound, "below_bound"}};
+  static constexpr EnumName<R> table[] = {
+      {R::none, "none"}, {R::no_plan, "no_plan"}, {R::below_bound, "below_bound"}, {R::above_bound, "above_bound"}};
   return table;
 }
 

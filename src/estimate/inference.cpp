@@ -90,7 +90,7 @@ struct Band {
 Band serving_band(const Request& request, const GpuSpec& gpu) {
   Band band;
   const Calibration* c = serving_calibration(request, gpu);
-  if (c != nullptr && c->speed.band_low && c->speed.band_high) {
+  if (c != nullptr && c->speed.applied && c->speed.band_low && c->speed.band_high) {
     band.measured = true;
     band.widen[0] = 1.0 / *c->speed.band_low;
     band.widen[2] = 1.0 / *c->speed.band_high;
@@ -114,7 +114,7 @@ class StepModel {
         m_bandwidth(gpu.memory.bandwidth_gb_per_s * 1e9),
         m_precision_factor(decode_precision_factor(request.precision)),
         m_speed(engine_speed(request.engine.value_or(ServingEngine::vllm), gpu.software)) {
-    if (const Calibration* c = serving_calibration(request, gpu)) {
+    if (const Calibration* c = serving_calibration(request, gpu); c != nullptr && c->speed.applied) {
       m_speed *= c->speed.factor;  // --calibration: the card and engine's measured speed
     }
     // Weights: the routed experts' share is read only where tokens go.

@@ -99,8 +99,11 @@ Kernels kernels_of(const Request& request, const ModelShape& model, const GpuSpe
     k.efficiency = scale(k.efficiency, moe_kernel_factor);
   }
   // --calibration: the card and stack's measured speed.
-  if (const Calibration* c = training_calibration(request, gpu)) {
+  if (const Calibration* c = training_calibration(request, gpu); c != nullptr && c->speed.applied) {
     k.efficiency = scale(k.efficiency, c->speed.factor);
+    // A share of the peak: a factor fitted far from the model cannot take it past the peak.
+    k.efficiency =
+        Range{std::min(k.efficiency.low, 1.0), std::min(k.efficiency.typical, 1.0), std::min(k.efficiency.high, 1.0)};
   }
   return k;
 }
@@ -392,7 +395,7 @@ TrainingEstimate training_time(const Request& request, const ModelShape& model, 
   // Calibrated on three or more measurements: the band is theirs, the
   // leave-one-out extremes of measured over predicted speed.
   const Calibration* calibrated = training_calibration(request, gpu);
-  if (calibrated != nullptr && calibrated->speed.band_low && calibrated->speed.band_high) {
+  if (calibrated != nullptr && calibrated->speed.applied && calibrated->speed.band_low && calibrated->speed.band_high) {
     fast = slow = t.step;
     seconds = Range{t.step.seconds() / *calibrated->speed.band_high, t.step.seconds(),
                     t.step.seconds() / *calibrated->speed.band_low};

@@ -86,7 +86,8 @@ void write_one(std::string& out, const Calibration& c) {
     if (p.refused != CalibrationProvenance::Refusal::none) {
       out += fmt::format("        refused: {}\n", to_string(p.refused));
     }
-    if (p.refused == CalibrationProvenance::Refusal::below_bound) {
+    if ((p.refused == CalibrationProvenance::Refusal::below_bound ||
+         p.refused == CalibrationProvenance::Refusal::above_bound)) {
       out += fmt::format("        bound_share: {}\n        bound_tokens_per_s: {}\n", number(p.bound_share),
                          number(p.bound_tokens_per_s));
     }
@@ -200,9 +201,9 @@ class CalibrationParser {
     c.speed.factor = map.number("factor", Presence::required, Bounds{0.02, 50.0, true}).value_or(1.0);
     c.speed.fitted_on = static_cast<int>(map.integer("fitted_on", Presence::required, 0, 1'000'000).value_or(0));
     c.speed.applied = !map.node("applied", Presence::optional) || read_applied(map);
-    c.speed.model_error = map.number("model_error", Presence::optional, Bounds{0, 100, false});
-    c.speed.median_error = map.number("median_error", Presence::optional, Bounds{0, 100, false});
-    c.speed.max_error = map.number("max_error", Presence::optional, Bounds{0, 100, false});
+    c.speed.model_error = map.number("model_error", Presence::optional, Bounds{0, 1e15, false});
+    c.speed.median_error = map.number("median_error", Presence::optional, Bounds{0, 1e15, false});
+    c.speed.max_error = map.number("max_error", Presence::optional, Bounds{0, 1e15, false});
     if (const auto band = map.node("band", Presence::optional)) {
       if (!band->IsSequence() || band->size() != 2) {
         m_diagnostics.error(*band, map.child_path("band"), "expected [low, high], low at most 1 and high at least 1");
@@ -226,12 +227,12 @@ class CalibrationParser {
     }
     MapReader map(m_diagnostics, *node, parent.child_path("memory"));
     c.memory.scale = map.number("scale", Presence::required, Bounds{0.5, 2.0, true}).value_or(1.0);
-    c.memory.offset_gib = map.number("offset_gib", Presence::required, Bounds{-10000, 10000, false}).value_or(0);
+    c.memory.offset_gib = map.number("offset_gib", Presence::required, Bounds{-1e6, 1e6, false}).value_or(0);
     c.memory.fitted_on = static_cast<int>(map.integer("fitted_on", Presence::required, 0, 1'000'000).value_or(0));
     c.memory.applied = !map.node("applied", Presence::optional) || read_applied(map);
-    c.memory.model_error = map.number("model_error", Presence::optional, Bounds{0, 100, false});
-    c.memory.median_error = map.number("median_error", Presence::optional, Bounds{0, 100, false});
-    c.memory.max_error = map.number("max_error", Presence::optional, Bounds{0, 100, false});
+    c.memory.model_error = map.number("model_error", Presence::optional, Bounds{0, 1e15, false});
+    c.memory.median_error = map.number("median_error", Presence::optional, Bounds{0, 1e15, false});
+    c.memory.max_error = map.number("max_error", Presence::optional, Bounds{0, 1e15, false});
     map.finish();
   }
 
@@ -255,8 +256,9 @@ class CalibrationParser {
       p.date = map.string("date", Presence::optional).value_or("");
       p.refused = map.enumeration<CalibrationProvenance::Refusal>("refused", Presence::optional)
                       .value_or(CalibrationProvenance::Refusal::none);
-      if (p.refused == CalibrationProvenance::Refusal::below_bound) {
-        p.bound_share = map.number("bound_share", Presence::required, Bounds{0, 1, false}).value_or(0);
+      if ((p.refused == CalibrationProvenance::Refusal::below_bound ||
+           p.refused == CalibrationProvenance::Refusal::above_bound)) {
+        p.bound_share = map.number("bound_share", Presence::required, Bounds{0, 1e15, false}).value_or(0);
         p.bound_tokens_per_s = map.number("bound_tokens_per_s", Presence::required).value_or(0);
       }
       for (const char* metric : figure_metrics) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -128,10 +129,11 @@ class RecordReader {
     return value;
   }
 
+  // A measured figure: from 0.001 (less is no measurement: a wrong unit) to `max`.
   std::optional<double> number(const std::string& key, bool required, double max) {
     const auto value = numeric(key, required, "a number");
-    if (value && (!std::isfinite(*value) || *value <= 0 || *value > max)) {
-      error(key, fmt::format("{} is out of range; expected a number above 0 and at most {}", *value, max));
+    if (value && (!std::isfinite(*value) || *value < 0.001 || *value > max)) {
+      error(key, fmt::format("{} is out of range; expected a number from 0.001 to {}", *value, max));
       return std::nullopt;
     }
     return value;
@@ -213,9 +215,12 @@ bool valid_date(const std::string& date) {
       return false;
     }
   }
+  const int year = std::stoi(date.substr(0, 4));
   const int month = std::stoi(date.substr(5, 2));
   const int day = std::stoi(date.substr(8, 2));
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  const int days[] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month >= 1 && month <= 12 && day >= 1 && day <= days[month - 1];
 }
 
 void read_training(RecordReader& r, Measurement& m) {
@@ -246,7 +251,7 @@ void read_training(RecordReader& r, Measurement& m) {
   m.global_batch = r.integer("global_batch", false, 1, 100'000'000);
   m.fp8 = r.boolean("fp8").value_or(false);
   m.optimizer_in_backward = r.boolean("optimizer_in_backward").value_or(false);
-  const int model_parallel = m.tp.value_or(1) * m.pp.value_or(1) * m.cp.value_or(1);
+  const std::int64_t model_parallel = std::int64_t{m.tp.value_or(1)} * m.pp.value_or(1) * m.cp.value_or(1);
   if (m.count % model_parallel != 0) {
     r.error("count", fmt::format("{} GPUs do not split into tp x pp x cp = {} (count must be a multiple)", m.count,
                                  model_parallel));
@@ -292,6 +297,30 @@ void read_serving(RecordReader& r, Measurement& m) {
       "serving");
 }
 
+// A training record's layout against its model, as --tp, --pp and --cp are
+// checked: a layout the model cannot run is a located problem, not a guess.
+void check_layout(RecordReader& r, const MeasuredRun& run) {
+  const Measurement& m = run.measurement;
+  const ModelShape& model = run.model;
+  const bool adapters = m.task == Task::lora || m.task == Task::qlora;
+  for (const auto& [key, value] : {std::pair{"tp", m.tp}, std::pair{"pp", m.pp}, std::pair{"cp", m.cp}}) {
+    if (adapters && value && *value > 1) {
+      r.error(key, fmt::format("LoRA and QLoRA plans here are data parallel over every GPU: a run with {} {} "
+                               "cannot be sized as it ran",
+                               key, *value));
+    }
+  }
+  if (m.tp && model.heads > 0 && model.heads % *m.tp != 0) {
+    r.error("tp", fmt::format("{} does not divide {}'s {} attention heads", *m.tp, model.name, model.heads));
+  }
+  if (m.pp && *m.pp > model.layers) {
+    r.error("pp", fmt::format("{} is more stages than {}'s {} layers", *m.pp, model.name, model.layers));
+  }
+  if (m.cp && m.seq_len % *m.cp != 0) {
+    r.error("cp", fmt::format("{} does not divide seq_len {}", *m.cp, m.seq_len));
+  }
+}
+
 // The card and model a record names, each a located problem when unknown.
 void resolve(RecordReader& r, const std::string& file, const Catalog& catalog, const ModelCatalog& models,
              MeasuredRun& run, std::vector<Diagnostic>& out) {
@@ -319,6 +348,7 @@ void resolve(RecordReader& r, const std::string& file, const Catalog& catalog, c
     try {
       run.model = load_hf_config(path);
     } catch (const DataError& e) {
+      r.error("model_config", fmt::format("{} cannot be read as a model's config.json (below)", path.string()));
       out.insert(out.end(), e.diagnostics().begin(), e.diagnostics().end());
     } catch (const Error& e) {
       r.error("model_config", e.what());
@@ -332,6 +362,8 @@ std::optional<MeasuredRun> read_record(RecordReader& r, const std::string& file,
   MeasuredRun run;
   Measurement& m = run.measurement;
   m.origin = fmt::format("{}:{}", file, line);
+  m.file = file;
+  m.line = line;
   const auto kind = r.choice<CalibrationKind>("kind", true);
   if (!kind) {
     return std::nullopt;
@@ -356,6 +388,12 @@ std::optional<MeasuredRun> read_record(RecordReader& r, const std::string& file,
     read_serving(r, m);
   }
   resolve(r, file, catalog, models, run, out);
+  if (out.size() > before) {
+    return std::nullopt;
+  }
+  if (m.kind == CalibrationKind::training) {
+    check_layout(r, run);
+  }
   if (out.size() > before) {
     return std::nullopt;
   }
@@ -454,6 +492,15 @@ std::vector<MeasuredRun> parse_csv(std::string_view text, const std::string& fil
     }
     if (header.empty()) {
       header = record.fields;
+      for (std::size_t i = 0; i < header.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (header[j].value == header[i].value) {
+            out.push_back(
+                Diagnostic{file, header[i].line, header[i].column, text::excerpt(header[i].value),
+                           fmt::format("a second column of that name (the first is column {})", header[j].column)});
+          }
+        }
+      }
       continue;
     }
     if (record.fields.size() != header.size()) {

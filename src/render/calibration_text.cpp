@@ -53,7 +53,9 @@ std::string summary(const Calibration& c, Language l, std::size_t width) {
   out +=
       render::wrap_lines(
           say(l, c.kind == CalibrationKind::training ? Phrase::calib_heading_training : Phrase::calib_heading_serving,
-              c.gpu, c.key, c.measurements, newest),
+              c.gpu, c.key,
+              say(l, c.measurements == 1 ? Phrase::calib_one_measurement : Phrase::calib_measurements, c.measurements),
+              newest),
           width, "  ") +
       "\n";
   auto line = [&](const std::string& text) { out += render::wrap_lines("  " + text, width, "    ") + "\n"; };
@@ -73,7 +75,7 @@ std::string summary(const Calibration& c, Language l, std::size_t width) {
 template <typename Fit, typename Line>
 void error_lines(const Fit& fit, Language l, Line&& line) {
   if (!fit.median_error || !fit.max_error) {
-    line("  " + say(l, Phrase::calib_no_error));
+    line("  " + say(l, fit.applied ? Phrase::calib_no_error : Phrase::calib_not_identified));
     return;
   }
   line("  " + say(l, Phrase::calib_error, percent(*fit.median_error), percent(*fit.max_error)));
@@ -116,22 +118,26 @@ std::string measurements(const Calibration& c, Language l, std::size_t width) {
                {say(l, Phrase::calib_col_after), 6, Align::right},
                {say(l, Phrase::calib_col_left_out), 5, Align::right}});
   std::string refused;
+  bool rows = false;
   for (const auto& p : c.provenance) {
     const std::string name = text::printable(p.id.empty() ? p.origin : p.id);
     for (const auto& f : p.figures) {
+      rows = true;
       table.add_row({name, say(l, metric_phrase(f.metric)), format::number(f.measured), against(f.before, f.measured),
                      against(f.after, f.measured), f.left_out ? against(*f.left_out, f.measured) : "-"});
     }
     if (p.refused == CalibrationProvenance::Refusal::no_plan) {
       refused += render::wrap_lines("  " + say(l, Phrase::calib_refused_plan, name), width, "    ") + "\n";
-    } else if (p.refused == CalibrationProvenance::Refusal::below_bound) {
-      refused += render::wrap_lines("  " + say(l, Phrase::calib_refused_bound, name, percent(p.bound_share),
-                                               format::number(p.bound_tokens_per_s)),
-                                    width, "    ") +
-                 "\n";
+    } else if (p.refused != CalibrationProvenance::Refusal::none) {
+      const Phrase phrase = p.refused == CalibrationProvenance::Refusal::below_bound ? Phrase::calib_refused_bound
+                                                                                     : Phrase::calib_refused_above;
+      refused +=
+          render::wrap_lines("  " + say(l, phrase, name, percent(p.bound_share), format::number(p.bound_tokens_per_s)),
+                             width, "    ") +
+          "\n";
     }
   }
-  return table.to_string("  ", width) + refused;
+  return (rows ? table.to_string("  ", width) : std::string()) + refused;
 }
 
 }  // namespace

@@ -188,7 +188,8 @@ void calibration_json(Writer& w, const Calibration& c, bool measured) {
         w.field("date", p.date);
         const bool refused = p.refused != CalibrationProvenance::Refusal::none;
         w.field("refused", refused ? std::optional(to_string(p.refused)) : std::nullopt);
-        const bool bound = p.refused == CalibrationProvenance::Refusal::below_bound;
+        const bool bound = (p.refused == CalibrationProvenance::Refusal::below_bound ||
+                            p.refused == CalibrationProvenance::Refusal::above_bound);
         w.field("bound_share", bound ? std::optional(round6(p.bound_share)) : std::nullopt);
         w.field("bound_tokens_per_s", bound ? std::optional(round6(p.bound_tokens_per_s)) : std::nullopt);
         w.array("figures", [&] {

@@ -814,20 +814,29 @@ std::vector<std::string> calibration_notes(const Request& request, Language lang
       continue;
     }
     const std::string newest = c.newest.empty() ? std::string() : say(language, Phrase::calib_newest, c.newest);
-    const std::string error = c.speed.median_error ? say(language, Phrase::assume_calibration_error,
-                                                         fmt::format("{:.0f}", 100.0 * *c.speed.median_error))
-                                                   : std::string();
+    auto error = [&](const std::optional<double>& median) {
+      return median ? say(language, Phrase::assume_calibration_error, fmt::format("{:.0f}", 100.0 * *median))
+                    : std::string();
+    };
+    std::string speed = say(
+        language, Phrase::assume_calibration_speed_modelled,
+        say(language, c.speed.fitted_on == 0 ? Phrase::calib_reason_not_measured : Phrase::calib_reason_not_applied));
+    if (c.speed.fitted_on > 0 && c.speed.applied) {
+      speed = say(language, Phrase::assume_calibration_speed, fmt::format("{:.3f}", c.speed.factor)) +
+              error(c.speed.median_error);
+    }
     std::string memory;
     if (c.kind == CalibrationKind::training && c.memory.fitted_on > 0) {
-      memory = say(language, Phrase::assume_calibration_memory, fmt::format("{:.2f}", c.memory.scale),
-                   fmt::format("{} {:.1f}", c.memory.offset_gib < 0 ? '-' : '+', std::abs(c.memory.offset_gib)));
-      if (c.memory.median_error) {
-        memory +=
-            say(language, Phrase::assume_calibration_error, fmt::format("{:.0f}", 100.0 * *c.memory.median_error));
-      }
+      memory = c.memory.applied
+                   ? say(language, Phrase::assume_calibration_memory, fmt::format("{:.2f}", c.memory.scale),
+                         fmt::format("{} {:.1f}", c.memory.offset_gib < 0 ? '-' : '+', std::abs(c.memory.offset_gib))) +
+                         error(c.memory.median_error)
+                   : say(language, Phrase::assume_calibration_memory_modelled);
     }
-    out.push_back(say(language, Phrase::assume_calibration, c.gpu, c.key, c.measurements, newest, file,
-                      fmt::format("{:.3f}", c.speed.factor), error, memory));
+    out.push_back(say(
+        language, Phrase::assume_calibration, c.gpu, c.key,
+        say(language, c.measurements == 1 ? Phrase::calib_one_measurement : Phrase::calib_measurements, c.measurements),
+        newest, file, speed, memory));
   }
   out.push_back(say(language, Phrase::assume_calibration_rest));
   return out;
