@@ -309,7 +309,7 @@ void declare_commands(CLI::App& app, Flags& flags) {
               calibrate_examples, Command::calibrate, flags)
       ->add_option("files", flags.measurement_files,
                    "Measurement records: JSON Lines, or CSV with the same columns (docs/calibration.md)")
-      ->expected(0, 256)
+      ->expected(1, 256)
       ->type_name("FILE ...");
   CLI::App* rules_cmd = app.add_subcommand("rules", "List or validate scenario rules");
   rules_cmd->footer(rules_examples);

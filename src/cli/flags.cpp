@@ -240,8 +240,9 @@ const std::vector<FlagSpec>& flag_table() {
        fmt::format("The largest cluster to consider (default {})", shown(d.max_gpus)), "", FlagScope::any, "max_gpus",
        false, "", sized},
       {"--format", &Flags::format, nullptr, "Output", "FORMAT",
-       "text | json | markdown | html | csv | tsv (default: each --output file's extension, else text)", "",
-       FlagScope::any, "", false, "-f", formatted},
+       "text | json | markdown | html | csv | tsv | yaml (calibrate) (default: each --output file's extension, else "
+       "text)",
+       "", FlagScope::any, "", false, "-f", formatted},
       {"--color", &Flags::color, nullptr, "Output", "WHEN",
        "auto | always | never (auto honours NO_COLOR and CLICOLOR_FORCE)", f.color, FlagScope::any, "", false, "",
        coloured},
