@@ -73,11 +73,12 @@ struct MeasuredRun {
   GpuSpec gpu;
 };
 
-// A serving figure under this share of the card's roofline (its weights and
-// KV cache read at the bandwidth, or its products at the peak, whichever is
-// slower) is refused, not fitted: a framework's overhead, not the card (eager
-// Hugging Face decoding reaches 6%; engines at load 40-90%). One above the
-// roofline (a dense model) is no measurement of the card either.
+// A serving figure under this share of both the card's roofline (its weights
+// and KV cache read at the bandwidth, or its products at the peak, whichever
+// is slower) and the model's slow corner is refused, not fitted: a
+// framework's overhead, not the card (eager Hugging Face decoding reaches 6%
+// of the roofline; engines at load 40-90%). One above the roofline (a dense
+// model) is no measurement of the card either.
 inline constexpr double serving_bound_share_min = 0.25;
 inline constexpr double serving_bound_share_max = 1.05;
 

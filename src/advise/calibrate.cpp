@@ -97,6 +97,9 @@ Request serving_request(const Measurement& m, const ModelShape& model) {
   r.count = m.count;
   r.max_gpus = m.count;
   r.copies = 1;  // one model copy over the GPUs measured
+  if (model.is_moe()) {
+    r.expert_parallel = 1;  // the experts with the tensor-parallel group: each sequence counted once
+  }
   r.tpot_target_ms.reset();
   r.ttft_target_ms.reset();
   return r;
@@ -136,12 +139,48 @@ Calibration speed_only(const Sized& s, double factor) {
   return c;
 }
 
-double training_speed(const Sized& s, double factor) {
+TrainingEstimate training_at(const Sized& s, double factor) {
   Request r = s.request;
   r.calibrations = {speed_only(s, factor)};
   std::vector<EstimateNote> notes;
-  const TrainingEstimate t = sizing::training_time(r, s.run->model, s.run->gpu, s.layout, notes);
-  return t.tokens_per_s_per_gpu.typical * s.layout.gpus();
+  return sizing::training_time(r, s.run->model, s.run->gpu, s.layout, notes);
+}
+
+double training_speed(const Sized& s, double factor) {
+  return training_at(s, factor).tokens_per_s_per_gpu.typical * s.layout.gpus();
+}
+
+// A training record's figures against what its card can do: faster than
+// the peak computes, a peak over the card's memory or under the weights it
+// holds is no measurement of this card as recorded.
+void check_training_figures(const Sized& s, const MemoryBreakdown& memory, std::vector<Diagnostic>& problems) {
+  const Measurement& m = s.run->measurement;
+  const GpuSpec& gpu = s.run->gpu;
+  if (m.tokens_per_s) {
+    const TrainingEstimate t = training_at(s, 1.0);
+    const double flops_per_token = t.tokens > 0 ? t.flops / t.tokens : 0.0;
+    const double share = flops_per_token * *m.tokens_per_s / (s.layout.gpus() * t.peak_tflops * 1e12);
+    if (share > 1.0) {
+      problems.push_back(
+          Diagnostic{m.file, m.line, 1, "tokens_per_s",
+                     fmt::format("{} tokens/s is {:.0f}% of what {} x {} compute at their peak ({:.0f} "
+                                 "TFLOPS each): check the unit (the whole group, tokens a second), the "
+                                 "count and the card",
+                                 *m.tokens_per_s, 100.0 * share, s.layout.gpus(), gpu.id, t.peak_tflops)});
+    }
+  }
+  if (m.peak_memory_gib && *m.peak_memory_gib > gpu.memory.capacity_gib) {
+    problems.push_back(Diagnostic{m.file, m.line, 1, "peak_memory_gib",
+                                  fmt::format("{} GiB is more than {} holds ({} GiB): check the unit (GiB a GPU) "
+                                              "and the card",
+                                              *m.peak_memory_gib, gpu.id, gpu.memory.capacity_gib)});
+  } else if (m.peak_memory_gib && *m.peak_memory_gib * bytes_per_gib < memory.weights) {
+    problems.push_back(Diagnostic{
+        m.file, m.line, 1, "peak_memory_gib",
+        fmt::format("{} GiB is less than the weights alone take a GPU ({:.1f} GiB): check the unit (GiB a GPU), the "
+                    "count, the layout and the task",
+                    *m.peak_memory_gib, memory.weights / bytes_per_gib)});
+  }
 }
 
 // The roofline of a steady-state step, per GPU: the weights and the batch's
@@ -194,7 +233,9 @@ Sized size_serving(const MeasuredRun& run, std::vector<Diagnostic>& problems) {
   Sized s;
   s.run = &run;
   s.request = serving_request(run.measurement, run.model);
-  const Estimate e = estimate(s.request, run.model, run.gpu);
+  GpuSpec roomy = run.gpu;  // the run ran: size it whatever the model says of its memory
+  roomy.memory.capacity_gib *= 16;
+  const Estimate e = estimate(s.request, run.model, roomy);
   if (!e.fits || !e.inference) {
     s.refused = CalibrationProvenance::Refusal::no_plan;
     const Measurement& m = run.measurement;
@@ -210,8 +251,11 @@ Sized size_serving(const MeasuredRun& run, std::vector<Diagnostic>& problems) {
   const double bound = bound_tokens_per_s(s, e);
   // Above the roofline is no measurement of this card (a dense model reads
   // every weight a step; a MoE model fewer, so its bound is not a ceiling).
+  // Far below both the roofline and the model's slow corner (which carries
+  // each step's fixed costs) is a framework's overhead, not the card.
   const bool above = !run.model.is_moe() && measured > serving_bound_share_max * bound;
-  if (measured > 0 && bound > 0 && (measured < serving_bound_share_min * bound || above)) {
+  const double floor = serving_bound_share_min * std::min(bound, e.inference->tokens_per_s.low);
+  if (measured > 0 && bound > 0 && (measured < floor || above)) {
     s.refused = above ? CalibrationProvenance::Refusal::above_bound : CalibrationProvenance::Refusal::below_bound;
     s.bound_share = measured / bound;
     s.bound = bound;
@@ -238,6 +282,7 @@ Sized size_training(const MeasuredRun& run, std::vector<Diagnostic>& problems) {
   const MemoryBreakdown memory = memory_per_gpu(s.request, run.model, s.layout);
   s.memory_gib = (memory.total() - memory.reserve) / bytes_per_gib;
   s.weights_gib = memory.weights / bytes_per_gib;
+  check_training_figures(s, memory, problems);
   return s;
 }
 
@@ -282,6 +327,11 @@ Factor least_on_grid(const std::vector<double>& loss) {
     return {1.0, false};
   }
   const auto at = static_cast<std::size_t>(best);
+  // The edge of a plateau (the efficiency capped at the peak): not a minimum.
+  const double tie = 1e-12 * (1.0 + std::abs(low));
+  if (std::abs(loss[at + 1] - loss[at]) <= tie || std::abs(loss[at - 1] - loss[at]) <= tie) {
+    return {1.0, false};
+  }
   const double left = loss[at - 1];
   const double mid = loss[at];
   const double right = loss[at + 1];
@@ -597,6 +647,28 @@ void calibrate_memory(const std::vector<Sized>& sized, const std::vector<std::si
   }
 }
 
+// The flags that size a run as calibrate sized it: its own, and what it left
+// to the sizing (a training layout chosen at its count; serving one copy, a
+// MoE model's experts with its tensor-parallel group).
+std::string sized_flags(const Sized& s) {
+  const Measurement& m = s.run->measurement;
+  std::string out = measurement_flags(m);
+  if (m.kind == CalibrationKind::serving) {
+    if (m.count > 1) {
+      out += s.run->model.is_moe() ? " --copies 1 --ep 1" : " --copies 1";
+    }
+    return out;
+  }
+  if (m.count > 1 && !m.tp && !m.pp && !m.cp) {
+    out += fmt::format(" --tp {} --pp {} --cp {} --dp {}", s.layout.tensor, s.layout.pipeline, s.layout.context,
+                       s.layout.data);
+    if (!m.zero_stage) {
+      out += fmt::format(" --zero {}", s.layout.zero_stage);
+    }
+  }
+  return out;
+}
+
 Calibration calibrate_group(std::vector<Sized>& sized, const std::vector<std::size_t>& group,
                             const std::string& created) {
   const Measurement& first = sized[group.front()].run->measurement;
@@ -610,7 +682,7 @@ Calibration calibrate_group(std::vector<Sized>& sized, const std::vector<std::si
     const Measurement& m = sized[i].run->measurement;
     provenance.push_back({m.origin,
                           m.id,
-                          measurement_flags(m),
+                          sized_flags(sized[i]),
                           m.source,
                           m.date,
                           {},
@@ -662,8 +734,10 @@ std::string measurement_flags(const Measurement& m) {
   if (m.lora_rank) {
     out += fmt::format(" --lora-rank {}", *m.lora_rank);
   }
+  // --optimizer-in-backward runs one micro-batch a step: no --global-batch beside it.
+  const std::optional<int> global_batch = m.optimizer_in_backward ? std::nullopt : m.global_batch;
   const std::pair<const char*, std::optional<int>> layout[] = {
-      {"--tp", m.tp}, {"--pp", m.pp}, {"--cp", m.cp}, {"--zero", m.zero_stage}, {"--global-batch", m.global_batch}};
+      {"--tp", m.tp}, {"--pp", m.pp}, {"--cp", m.cp}, {"--zero", m.zero_stage}, {"--global-batch", global_batch}};
   for (const auto& [flag, value] : layout) {
     if (value) {
       out += fmt::format(" {} {}", flag, *value);

@@ -2,6 +2,7 @@
 // a calibration file; and the --calibration files of the other commands
 // (docs/calibration.md).
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "commands.hpp"
 #include "gpu_advise/calibrate.hpp"
 #include "gpu_advise/render.hpp"
+#include "gpu_advise/text.hpp"
 #include "gpu_advise_version.hpp"
 #include "load/calibration_file.hpp"
 #include "load/measurements.hpp"
@@ -50,9 +52,30 @@ std::string rendered(OutputFormat f, const TextStyle& style, const std::vector<C
   }
 }
 
+// An --output that is one of the files read would replace the measurements
+// with their own calibration.
+void check_outputs_apart(const Session& session) {
+  std::vector<std::string> inputs = session.flags.measurement_files;
+  if (!session.flags.calibrate_check.empty()) {
+    inputs.push_back(session.flags.calibrate_check);
+  }
+  for (const auto& place : session.output.places()) {
+    for (const auto& input : inputs) {
+      std::error_code ec;
+      if (place.to_file() && std::filesystem::equivalent(place.name, input, ec)) {
+        throw UsageError(
+            fmt::format("calibrate: --output {} is the file it reads; write the calibration to another "
+                        "file (FILE.yaml)",
+                        text::printable(place.name)));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int run_calibrate(const Session& session) {
+  check_outputs_apart(session);
   const Flags& flags = session.flags;
   std::vector<Calibration> calibrations;
   if (!flags.calibrate_check.empty()) {

@@ -15,9 +15,11 @@
 
 namespace gpu_advise {
 
-// The most records one file, and one calibrate run, may hold (each is sized
-// at some 240 speed factors: 10,000 take about 10 s).
-inline constexpr std::size_t max_measurements = 10000;
+// The most records one file, and one calibrate run, may hold: each is sized
+// at 241 speed factors (5,000 take about ten seconds on two cores), and the
+// calibration file keeps some 30 values of each (the YAML reader's limit is
+// 200,000).
+inline constexpr std::size_t max_measurements = 5000;
 
 // The records of one file's text, with the cards and models they name;
 // `file` is how messages name it, and a model_config path is read relative

@@ -272,7 +272,7 @@ std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& va
     diagnostics.error(value, path, fmt::format("expected a number, found '{}'", text::excerpt(raw)));
     return std::nullopt;
   }
-  if (number < 0) {
+  if (number < 0 && bounds.min >= 0) {  // a signed figure says so with a negative minimum
     diagnostics.error(value, path, fmt::format("must not be negative, found {}", text::excerpt(raw)));
     return std::nullopt;
   }

@@ -89,7 +89,7 @@ void speed_lines(const Calibration& c, Language l, Line&& line) {
   line(say(l, c.kind == CalibrationKind::training ? Phrase::calib_speed_training : Phrase::calib_speed_serving,
            fmt::format("{:.3f}", c.speed.factor)));
   error_lines(c.speed, l, line);
-  if (c.speed.band_low && c.speed.band_high) {
+  if (c.speed.applied && c.speed.band_low && c.speed.band_high) {
     line("  " + say(l, Phrase::calib_band, fmt::format("{:.2f}", *c.speed.band_low),
                     fmt::format("{:.2f}", *c.speed.band_high)));
   } else if (c.speed.applied) {

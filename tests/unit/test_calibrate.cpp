@@ -26,10 +26,10 @@ namespace {
 // as each measurement's `before`.
 std::vector<MeasuredRun> training_runs(const Catalog& catalog, const ModelCatalog& models) {
   const std::string text =
-      R"({"kind": "training", "id": "a", "gpu": "h200-sxm", "count": 1, "model": "llama-3.1-8b", "task": "lora", "seq_len": 4096, "micro_batch": 1, "recompute": "none", "optimizer": "adamw", "tokens_per_s": 1000, "peak_memory_gib": 10}
-{"kind": "training", "id": "b", "gpu": "h200-sxm", "count": 1, "model": "llama-3.1-8b", "task": "lora", "seq_len": 2048, "micro_batch": 2, "recompute": "full", "optimizer": "adamw", "tokens_per_s": 1000, "peak_memory_gib": 10}
-{"kind": "training", "id": "c", "gpu": "h200-sxm", "count": 1, "model": "llama-3.2-1b", "task": "full", "seq_len": 4096, "micro_batch": 1, "recompute": "none", "optimizer": "adamw", "stack": "hf", "tokens_per_s": 1000, "peak_memory_gib": 10}
-{"kind": "training", "id": "d", "gpu": "h200-sxm", "count": 1, "model": "qwen2.5-7b", "task": "lora", "seq_len": 1024, "micro_batch": 4, "recompute": "selective", "optimizer": "adamw", "tokens_per_s": 1000, "peak_memory_gib": 10}
+      R"({"kind": "training", "id": "a", "gpu": "h200-sxm", "count": 1, "model": "llama-3.1-8b", "task": "lora", "seq_len": 4096, "micro_batch": 1, "recompute": "none", "optimizer": "adamw", "tokens_per_s": 1000, "peak_memory_gib": 60}
+{"kind": "training", "id": "b", "gpu": "h200-sxm", "count": 1, "model": "llama-3.1-8b", "task": "lora", "seq_len": 2048, "micro_batch": 2, "recompute": "full", "optimizer": "adamw", "tokens_per_s": 1000, "peak_memory_gib": 60}
+{"kind": "training", "id": "c", "gpu": "h200-sxm", "count": 1, "model": "llama-3.2-1b", "task": "full", "seq_len": 4096, "micro_batch": 1, "recompute": "none", "optimizer": "adamw", "stack": "hf", "tokens_per_s": 1000, "peak_memory_gib": 60}
+{"kind": "training", "id": "d", "gpu": "h200-sxm", "count": 1, "model": "qwen2.5-7b", "task": "lora", "seq_len": 1024, "micro_batch": 4, "recompute": "selective", "optimizer": "adamw", "tokens_per_s": 1000, "peak_memory_gib": 60}
 )";
   return parse_measurements(text, "runs.jsonl", catalog, models);
 }
