@@ -202,6 +202,8 @@ double bound_tokens_per_s(const Sized& s, const Estimate& e) {
     peak = *gpu.compute.fp8_tflops;
   } else if (m.precision == InferencePrecision::fp4 && gpu.compute.fp4_tflops) {
     peak = *gpu.compute.fp4_tflops;
+  } else if (m.precision == InferencePrecision::int8 && gpu.compute.int8_tops) {
+    peak = std::max(peak, *gpu.compute.int8_tops);  // W8A8 may run its products in INT8: the higher ceiling
   }
   const double tokens = m.concurrency * (1.0 + (m.context - m.output_tokens) / static_cast<double>(m.output_tokens));
   const double compute_s = 2.0 * s.run->model.active_params * tokens / parallel / (peak * 1e12);
