@@ -39,7 +39,7 @@ std::string yaml_quoted(std::string_view s) {
   return out + "\"";
 }
 
-std::string number(double value) { return fmt::format("{}", value); }  // the shortest that reads back exactly
+std::string number(double value) { return fmt::format("{:.9g}", value); }  // nine digits: figures to a token/s
 
 void write_errors(std::string& out, bool applied, const std::optional<double>& model,
                   const std::optional<double>& median, const std::optional<double>& max) {
