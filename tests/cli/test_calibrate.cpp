@@ -54,10 +54,15 @@ TEST_CASE("calibrate shows each measurement before, after and left out, and the 
   CHECK(r.err.empty());
   CHECK_THAT(r.out, Catch::Contains("Training on h100-sxm5 with torchtitan: fitted on 15 measurements, the newest "
                                     "dated 2024-12-26"));
-  CHECK_THAT(r.out, Catch::Contains("speed: x0.810 the modelled kernel efficiency"));
-  CHECK_THAT(r.out, Catch::Contains("left-out error: median 12%"));
-  CHECK_THAT(r.out, Catch::Contains("the model's own median error on these measurements: 16%"));
-  CHECK_THAT(r.out, Catch::Contains("tt-h100-8b-fsdp8                tokens/s     46096    53468 (+16%)"));
+  // The layout of the table; the figures themselves are docs/validation.md's, held to their targets there.
+  CHECK_THAT(r.out,
+             Catch::Matches("[\\s\\S]*\n  speed: x0\\.[0-9]{3} the modelled kernel efficiency\n    left-out error: "
+                            "median [0-9]+%, largest [0-9]+%\n    the model's own median error on these "
+                            "measurements: [0-9]+%\n[\\s\\S]*"));
+  // Each measurement: its id, the figure, as measured (the record's 46,096), and the three predictions with their
+  // errors.
+  CHECK_THAT(r.out, Catch::Matches("[\\s\\S]*\n  tt-h100-8b-fsdp8 +tokens/s +46096 +[0-9]+ \\([-+][0-9]+%\\) +[0-9]+ "
+                                   "\\([-+][0-9]+%\\) +[0-9]+ \\([-+][0-9]+%\\)\n[\\s\\S]*"));
 
   const Result zh = run({"calibrate", litgpt, "--lang", "zh"}, "COLUMNS=400");
   REQUIRE(zh.status == 0);
