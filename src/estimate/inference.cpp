@@ -4,7 +4,6 @@
 // tensor-parallel communication and a per-step overhead. The operating point
 // is the largest batch that fits, the scheduler runs and the latency targets allow.
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "estimate/parts.hpp"
