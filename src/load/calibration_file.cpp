@@ -168,7 +168,7 @@ class CalibrationParser {
     c.created = map.string("created", Presence::required).value_or("");
     c.newest = map.string("newest", Presence::optional).value_or("");
     for (const auto* date : {&c.created, &c.newest}) {
-      if (!date->empty() && !yaml::is_partial_date(*date)) {
+      if (!date->empty() && (date->size() != 10 || !yaml::is_partial_date(*date))) {
         m_diagnostics.error(node, path, fmt::format("'{}' is not a date; expected YYYY-MM-DD", *date));
       }
     }

@@ -69,8 +69,10 @@ const std::vector<std::string>& serving_keys() {
 // the record's line (and the value's column, where known).
 class RecordReader {
  public:
-  RecordReader(const std::string& file, int line, std::map<std::string, Value> values, std::vector<Diagnostic>& out)
-      : m_file(file), m_line(line), m_values(std::move(values)), m_out(out) {}
+  // `json`: the values are JSON's, typed (a CSV cell is text, read as its key wants).
+  RecordReader(const std::string& file, int line, std::map<std::string, Value> values, std::vector<Diagnostic>& out,
+               bool json)
+      : m_file(file), m_line(line), m_values(std::move(values)), m_out(out), m_json(json) {}
 
   void error(const std::string& key, std::string message) {
     const auto at = m_values.find(key);
@@ -115,6 +117,10 @@ class RecordReader {
       return std::nullopt;
     }
     double value = at->number;
+    if (at->kind == Value::Kind::text && m_json) {
+      error(key, fmt::format("expected {}, not text ('{}'): write it without quotes", what, text::excerpt(at->text)));
+      return std::nullopt;
+    }
     if (at->kind == Value::Kind::text) {
       const std::string& s = at->text;
       const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -160,7 +166,7 @@ class RecordReader {
       return at->flag;
     }
     const std::string word = text::to_lower(at->text);
-    if (at->kind == Value::Kind::text && (word == "true" || word == "false")) {
+    if (at->kind == Value::Kind::text && !m_json && (word == "true" || word == "false")) {
       return word == "true";
     }
     error(key, "expected true or false");
@@ -204,6 +210,7 @@ class RecordReader {
   int m_line;
   std::map<std::string, Value> m_values;
   std::vector<Diagnostic>& m_out;
+  bool m_json = false;
 };
 
 bool valid_date(const std::string& date) {
@@ -463,7 +470,7 @@ std::vector<MeasuredRun> parse_json_lines(std::string_view text, const std::stri
     if (out.size() > before) {
       continue;
     }
-    RecordReader reader(file, line, std::move(values), out);
+    RecordReader reader(file, line, std::move(values), out, true);
     if (auto run = read_record(reader, file, line, catalog, models, out)) {
       check_id(*run, ids, out, file, line);
       runs.push_back(std::move(*run));
@@ -515,7 +522,7 @@ std::vector<MeasuredRun> parse_csv(std::string_view text, const std::string& fil
         values[header[i].value] = Value{Value::Kind::text, cell, 0, false, record.fields[i].column};
       }
     }
-    RecordReader row(file, record.line, std::move(values), out);
+    RecordReader row(file, record.line, std::move(values), out, false);
     if (auto run = read_record(row, file, record.line, catalog, models, out)) {
       check_id(*run, ids, out, file, record.line);
       runs.push_back(std::move(*run));

@@ -236,7 +236,9 @@ bool is_partial_date(std::string_view text) {
     return false;
   }
   const int day = digits(8, 2);
-  return day >= 1 && day <= 31;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  const int days[] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return day >= 1 && day <= days[month - 1];
 }
 
 std::optional<double> read_number(Diagnostics& diagnostics, const YAML::Node& value, const std::string& path,
